@@ -1,0 +1,13 @@
+"""symnorm: derive and proof-check the mathematics of normalization layers."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .errors import InternalError, LimitError, SourceError, SpecError, SymnormError
+from .spec import NormSpec, RunningStats, layer_norm, rms_norm
+
+__all__ = [
+    "__version__", "SymnormError", "SpecError", "SourceError", "LimitError", "InternalError",
+    "NormSpec", "RunningStats", "layer_norm", "rms_norm",
+]

@@ -1,0 +1,97 @@
+"""One record per claim: the single source every printer, the CLI and the pytest plugin read.
+
+>>> v = Verdict(file="d.md", line=3, label="radial", statement="J*c == eps/s**3*c",
+...             status=PROVED, scope="every d >= 2")
+>>> v.ok
+True
+>>> v.to_json()["status"]
+'proved'
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = [
+    "PROVED", "PROVED_FOR", "CONFIRMED", "REFUTED", "UNDECIDED", "ERROR", "STATUSES",
+    "Verdict", "DocumentResult", "summarize", "exit_code",
+]
+
+PROVED = "proved"
+PROVED_FOR = "proved-for"
+CONFIRMED = "confirmed"
+REFUTED = "refuted"
+UNDECIDED = "undecided"
+ERROR = "error"
+STATUSES = (PROVED, PROVED_FOR, CONFIRMED, REFUTED, UNDECIDED, ERROR)
+_OK = (PROVED, PROVED_FOR, CONFIRMED)
+
+
+@dataclass
+class Verdict:
+    """The outcome for one claim.
+
+    ``evidence`` holds numeric rows (``{"d", "point", "dps", "lhs", "rhs", "digits"}``),
+    ``counterexample`` exact values (strings) for every free symbol plus both sides
+    evaluated, ``steps`` the derivation steps an engine took (plain text and LaTeX pairs)
+    for reports.
+    """
+
+    file: str
+    line: int
+    label: str
+    statement: str
+    status: str
+    scope: str = ""
+    assumptions: list[str] = field(default_factory=list)
+    engine: str = ""
+    counterexample: dict[str, Any] | None = None
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    message: str = ""
+    column: int = 1
+    origin: str = "text"
+    source: str = ""
+    latex: str = ""
+    steps: list[dict[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}; expected one of {STATUSES}")
+
+    @property
+    def ok(self) -> bool:
+        return self.status in _OK
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class DocumentResult:
+    """All verdicts of one document, plus its parsed prose for reports."""
+
+    path: str
+    verdicts: list[Verdict]
+    figures: list[Any] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def summarize(verdicts: list[Verdict]) -> dict[str, int]:
+    """Count verdicts per status, every status present (zeros included)."""
+    counts = {s: 0 for s in STATUSES}
+    for v in verdicts:
+        counts[v.status] += 1
+    return counts
+
+
+def exit_code(verdicts: list[Verdict]) -> int:
+    """0 all proved/proved-for/confirmed; 1 any refuted; 2 any error or undecided."""
+    statuses = {v.status for v in verdicts}
+    if REFUTED in statuses:
+        return 1
+    if statuses & {ERROR, UNDECIDED}:
+        return 2
+    return 0

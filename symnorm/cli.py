@@ -1,0 +1,63 @@
+"""The ``symnorm`` command: a thin dispatcher over ``symnorm/commands/<name>.py``.
+
+Each command module defines ``add_arguments(parser)`` and ``run(args) -> int``.  User
+mistakes become one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from .errors import SymnormError
+
+__all__ = ["main"]
+
+COMMANDS = {
+    "derive": "derive the worked example: projector, Jacobian, spectrum, cross-check",
+    "check": "check the claims of derivation documents",
+    "report": "write a derivation report (HTML, Markdown, LaTeX, JSON, figures)",
+    "zoo": "table of the normalization family: axes, group sizes, batch coupling",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # exit 2 with one line, as argparse does
+        self.print_usage(sys.stderr)
+        self.exit(2, f"symnorm: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="symnorm", description=__doc__.splitlines()[0])
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"symnorm {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, help_ in COMMANDS.items():
+        p = sub.add_parser(name, help=help_, description=help_)
+        _module(name).add_arguments(p)
+    return parser
+
+
+def _module(name: str):
+    return importlib.import_module(f"symnorm.commands.{name}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        return int(_module(args.command).run(args) or 0)
+    except SymnormError as exc:
+        print(f"symnorm {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("symnorm: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
