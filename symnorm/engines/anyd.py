@@ -1,0 +1,394 @@
+"""The any-d engine: identities proved for every dimension d at once.
+
+Every value a claim builds from ``I``, ``ones`` and declared vectors by sums, products,
+transposes, inner products, scalar functions and differentiation has a finite structured
+form, whatever d is:
+
+* a vector is ``sum_p a_p b_p`` over the basis ``b_p`` (``ones`` and the declared vectors),
+* a matrix is ``alpha I + sum_{p,q} m_pq b_p b_q^T``,
+* a scalar is a SymPy expression in the declared scalars, ``d`` and the Gram symbols
+  ``<b_p, b_q>`` (with ``<ones, ones> = d``).
+
+Differentiation with respect to a declared vector ``x`` uses the chain rule through the Gram
+symbols: ``d<x, b_q>/dx = b_q^T`` (``2 x^T`` for ``q = x``), and ``d b_p/dx = I`` iff
+``b_p = x``.  A claim is proved when its difference has every coefficient identically zero
+as a function of the Gram symbols (radicals reduced by :mod:`symnorm.engines.zero`): then it
+holds for every realization of the vectors, in every dimension d, wherever it is defined.
+
+What it cannot decide, it says so (:class:`Unsupported`): free matrices (``matrix W``),
+vector literals, element-wise functions, hypotheses it cannot solve for a Gram symbol,
+inequalities, and identities that need more than the relations above.  It never guesses:
+a claim not shown to be zero is handed to the other engines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from ..lang.context import PreparedClaim
+from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
+from .zero import is_zero
+
+__all__ = ["Unsupported", "AnyD", "Vec", "Mat", "prove_any_d", "scalar_symbols"]
+
+
+class Unsupported(Exception):
+    """The any-d engine cannot decide this claim (the message says why)."""
+
+
+@dataclass
+class Vec:
+    coeffs: dict[str, sp.Expr]
+    row: bool = False
+
+
+@dataclass
+class Mat:
+    alpha: sp.Expr
+    terms: dict[tuple[str, str], sp.Expr]
+
+
+Value = sp.Expr | Vec | Mat
+
+
+def scalar_symbols(claim: PreparedClaim) -> dict[str, sp.Symbol]:
+    """SymPy symbols for the claim's scalars, with sign assumptions from ``assume``."""
+    signs: dict[str, dict[str, bool]] = {}
+    for a in claim.assumptions:
+        name, op, value = _simple_bound(a)
+        if name is None:
+            continue
+        if op == ">" and value >= 0 or op == ">=" and value > 0:
+            signs.setdefault(name, {})["positive"] = True
+        elif op == ">=" and value == 0:
+            signs.setdefault(name, {}).setdefault("nonnegative", True)
+        elif op == "!=" and value == 0:
+            signs.setdefault(name, {})["nonzero"] = True
+        elif op == "<" and value <= 0 or op == "<=" and value < 0:
+            signs.setdefault(name, {})["negative"] = True
+    out = {}
+    for n in claim.scalars:
+        kw = signs.get(n, {})
+        if "positive" in kw:
+            kw.pop("nonnegative", None)
+        out[n] = sp.Symbol(n, real=True, **kw)
+    out["d"] = sp.Symbol("d", integer=True, positive=True)
+    return out
+
+
+def _simple_bound(rel: Relation) -> tuple[str | None, str, Fraction]:
+    """``name op number`` (or ``number op name``, flipped) or ``(None, '', 0)``."""
+    flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+    l, r = rel.left, rel.right
+    if isinstance(l, Name) and isinstance(r, Num):
+        return l.id, rel.op, r.value
+    if isinstance(r, Name) and isinstance(l, Num):
+        return r.id, flip[rel.op], l.value
+    return None, "", Fraction(0)
+
+
+def substitutions(claim: PreparedClaim, syms: dict[str, sp.Symbol]) -> dict[sp.Symbol, sp.Expr]:
+    """``assume name == number`` assumptions, as substitutions."""
+    out = {}
+    for a in claim.assumptions:
+        name, op, value = _simple_bound(a)
+        if name is not None and op == "==" and name in syms:
+            out[syms[name]] = sp.Rational(value.numerator, value.denominator)
+    return out
+
+
+class AnyD:
+    """Evaluates expanded expressions into structured values over symbolic d."""
+
+    def __init__(self, claim: PreparedClaim) -> None:
+        if claim.matrices:
+            raise Unsupported("free matrices (matrix ...) have no structured form")
+        self.claim = claim
+        self.syms = scalar_symbols(claim)
+        self.subs = substitutions(claim, self.syms)
+        self.d = sp.Integer(claim.d_value) if claim.d_value else self.syms["d"]
+        self.basis = ["ones", *claim.vectors]
+        self.gram: dict[tuple[str, str], sp.Expr] = {}
+        for i, p in enumerate(self.basis):
+            for q in self.basis[i:]:
+                g = self.d if p == q == "ones" else sp.Symbol(
+                    f"<{p},{q}>", real=True, **({"nonnegative": True} if p == q else {}))
+                self.gram[(p, q)] = self.gram[(q, p)] = g
+        self._memo: dict[int, Value] = {}
+
+    def G(self, p: str, q: str) -> sp.Expr:
+        return self.gram[(p, q)]
+
+    # --- evaluation -------------------------------------------------------------------
+    def value(self, e: Expr) -> Value:
+        key = id(e)
+        if key not in self._memo:
+            self._memo[key] = self._value(e)
+        return self._memo[key]
+
+    def _value(self, e: Expr) -> Value:
+        if isinstance(e, Num):
+            return sp.Rational(e.value.numerator, e.value.denominator)
+        if isinstance(e, Name):
+            if e.id == "I":
+                return Mat(sp.Integer(1), {})
+            if e.id == "ones" or e.id in self.claim.vectors:
+                return Vec({e.id: sp.Integer(1)})
+            sym = self.d if e.id == "d" else self.syms[e.id]
+            return self.subs.get(sym, sym)
+        if isinstance(e, Neg):
+            return scale(sp.Integer(-1), self.value(e.operand))
+        if isinstance(e, Transpose):
+            return transpose(self.value(e.operand))
+        if isinstance(e, VectorLit):
+            raise Unsupported("vector literals fix the coordinates; no any-d form")
+        if isinstance(e, BinOp):
+            a, b = self.value(e.left), self.value(e.right)
+            if e.op == "+":
+                return add(a, b)
+            if e.op == "-":
+                return add(a, scale(sp.Integer(-1), b))
+            if e.op in ("*", "@"):
+                return self.mul(a, b)
+            if e.op == "/":
+                return scale(1 / b, a)  # type: ignore[operator]
+            if e.op == "**":
+                if isinstance(a, Mat):
+                    out: Value = a
+                    for _ in range(int(b) - 1):  # type: ignore[arg-type]
+                        out = self.mul(out, a)
+                    return out
+                return _power(a, b)  # type: ignore[arg-type]
+        if isinstance(e, Call):
+            return self._call(e)
+        raise Unsupported(f"unsupported construct {e}")  # pragma: no cover
+
+    def _call(self, e: Call) -> Value:
+        if e.func == "jacobian":
+            var = e.args[1]
+            assert isinstance(var, Name)
+            return self.jacobian(self.value(e.args[0]), var.id)
+        a = self.value(e.args[0])
+        if e.func == "trace":
+            assert isinstance(a, Mat)
+            return a.alpha * self.d + sum((c * self.G(q, p) for (p, q), c in a.terms.items()),
+                                          sp.Integer(0))
+        fn = {"sqrt": sp.sqrt, "abs": sp.Abs, "exp": sp.exp, "log": sp.log}[e.func]
+        return fn(a)
+
+    def inner(self, u: Vec, v: Vec) -> sp.Expr:
+        return sp.Add(*[a * b * self.G(p, q) for p, a in u.coeffs.items()
+                        for q, b in v.coeffs.items()])
+
+    def mul(self, a: Value, b: Value) -> Value:
+        if not isinstance(a, (Vec, Mat)):
+            return scale(a, b)
+        if not isinstance(b, (Vec, Mat)):
+            return scale(b, a)
+        if isinstance(a, Vec) and isinstance(b, Vec):
+            if a.row and not b.row:
+                return self.inner(a, b)
+            if not a.row and b.row:
+                return Mat(sp.Integer(0), {(p, q): x * y for p, x in a.coeffs.items()
+                                           for q, y in b.coeffs.items()})
+            raise Unsupported("shape mismatch in product")  # the checker rejects these
+        if isinstance(a, Mat) and isinstance(b, Vec):
+            out = dict((p, a.alpha * c) for p, c in b.coeffs.items())
+            for (p, q), m in a.terms.items():
+                w = m * sp.Add(*[c * self.G(q, r) for r, c in b.coeffs.items()])
+                out[p] = out.get(p, sp.Integer(0)) + w
+            return Vec(out)
+        if isinstance(a, Vec) and isinstance(b, Mat):
+            return transpose(self.mul(transpose(b), transpose(a)))
+        assert isinstance(a, Mat) and isinstance(b, Mat)
+        terms: dict[tuple[str, str], sp.Expr] = {}
+        def put(k: tuple[str, str], v: sp.Expr) -> None:
+            terms[k] = terms.get(k, sp.Integer(0)) + v
+        for k, v in a.terms.items():
+            put(k, b.alpha * v)
+        for k, v in b.terms.items():
+            put(k, a.alpha * v)
+        for (p, q), x in a.terms.items():
+            for (r, s), y in b.terms.items():
+                put((p, s), x * y * self.G(q, r))
+        return Mat(a.alpha * b.alpha, terms)
+
+    # --- differentiation --------------------------------------------------------------
+    def grad(self, f: sp.Expr, var: str) -> dict[str, sp.Expr]:
+        """Coefficients of the gradient of scalar ``f`` with respect to vector ``var``."""
+        out = {}
+        for q in self.basis:
+            g = self.G(var, q)
+            if isinstance(g, sp.Symbol) and f.has(g):
+                out[q] = sp.diff(f, g) * (2 if q == var else 1)
+        return out
+
+    def jacobian(self, f: Value, var: str) -> Value:
+        if var in self.syms:  # derivative with respect to a scalar
+            s = self.syms[var]
+            if isinstance(f, Vec):
+                return Vec({p: sp.diff(c, s) for p, c in f.coeffs.items()}, f.row)
+            if isinstance(f, Mat):
+                return Mat(sp.diff(f.alpha, s), {k: sp.diff(c, s) for k, c in f.terms.items()})
+            return sp.diff(f, s)
+        if isinstance(f, Vec) and not f.row:
+            terms = {}
+            for p, c in f.coeffs.items():
+                for q, gq in self.grad(c, var).items():
+                    terms[(p, q)] = terms.get((p, q), sp.Integer(0)) + gq
+            return Mat(f.coeffs.get(var, sp.Integer(0)), terms)
+        if isinstance(f, (Vec, Mat)):
+            raise Unsupported("jacobian of a row vector or a matrix")
+        return Vec(self.grad(f, var), row=True)
+
+    # --- hypotheses -------------------------------------------------------------------
+    def hypothesis_substitution(self) -> dict[sp.Symbol, sp.Expr]:
+        """Solve each ``given`` equation for one Gram symbol or scalar it is linear in."""
+        eqs: list[sp.Expr] = []
+        for h in self.claim.given:
+            if h.op != "==":
+                raise Unsupported(f"hypothesis '{h}' is not an equation")
+            diff = add(self.value(h.left), scale(sp.Integer(-1), self.value(h.right)))
+            if isinstance(diff, Vec):
+                eqs += [self.inner(diff if not diff.row else transpose(diff),
+                                   Vec({q: sp.Integer(1)})) for q in self.basis]
+            elif isinstance(diff, Mat):
+                raise Unsupported("matrix hypotheses")
+            else:
+                eqs.append(diff)
+        sol: dict[sp.Symbol, sp.Expr] = {}
+        candidates = [g for g in dict.fromkeys(self.gram.values()) if isinstance(g, sp.Symbol)]
+        candidates.sort(key=lambda g: ("x" in g.name, g.name))  # prefer free vectors
+        candidates += [s for n, s in self.syms.items() if n != "d"]
+        for eq in eqs:
+            num = sp.numer(sp.together(eq.subs(sol)))
+            num = sp.expand(num)
+            if num == 0:
+                continue
+            for g in candidates:
+                if g in sol or not num.has(g):
+                    continue
+                p = sp.Poly(num, g)
+                if p.degree() == 1 and p.LC().is_number and p.LC() != 0:
+                    value = sp.cancel(-p.nth(0) / p.LC())
+                    sol = {k: v.subs(g, value) for k, v in sol.items()}
+                    sol[g] = value
+                    break
+            else:
+                raise Unsupported(f"cannot solve the hypotheses ({num} = 0) for a symbol")
+        return sol
+
+
+def add(a: Value, b: Value) -> Value:
+    if isinstance(a, Vec) and isinstance(b, Vec):
+        out = dict(a.coeffs)
+        for p, c in b.coeffs.items():
+            out[p] = out.get(p, sp.Integer(0)) + c
+        return Vec(out, a.row)
+    if isinstance(a, Mat) and isinstance(b, Mat):
+        out2 = dict(a.terms)
+        for k, c in b.terms.items():
+            out2[k] = out2.get(k, sp.Integer(0)) + c
+        return Mat(a.alpha + b.alpha, out2)
+    if isinstance(a, (Vec, Mat)) and b == 0:
+        return a
+    if isinstance(b, (Vec, Mat)) and a == 0:
+        return b
+    if isinstance(a, (Vec, Mat)) or isinstance(b, (Vec, Mat)):
+        raise Unsupported("shape mismatch in sum")
+    return a + b
+
+
+def scale(k: sp.Expr, a: Value) -> Value:
+    if isinstance(a, Vec):
+        return Vec({p: k * c for p, c in a.coeffs.items()}, a.row)
+    if isinstance(a, Mat):
+        return Mat(k * a.alpha, {q: k * c for q, c in a.terms.items()})
+    return k * a
+
+
+def transpose(a: Value) -> Value:
+    if isinstance(a, Vec):
+        return Vec(a.coeffs, not a.row)
+    if isinstance(a, Mat):
+        return Mat(a.alpha, {(q, p): c for (p, q), c in a.terms.items()})
+    return a
+
+
+_MAX_EXP = 10_000
+
+
+def _power(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    if b.is_Rational and (abs(b.p) > _MAX_EXP or b.q > _MAX_EXP):
+        raise Unsupported(f"exponent {b} exceeds the cap of {_MAX_EXP}")
+    if a.is_Rational and b.is_Integer and abs(a.p) > 1 and \
+            abs(b) * max(len(str(a.p)), len(str(a.q))) > 20_000:
+        raise Unsupported("power too large to evaluate exactly")
+    if not b.is_Rational and not b.is_Symbol and b.has(sp.Pow):
+        pass
+    return a ** b
+
+
+def components(v: Value) -> list[sp.Expr]:
+    """The coefficients whose vanishing proves ``v == 0``."""
+    if isinstance(v, Vec):
+        return list(v.coeffs.values())
+    if isinstance(v, Mat):
+        return [v.alpha, *v.terms.values()]
+    return [v]
+
+
+def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple[bool, list]:
+    """Try to prove ``lhs == rhs`` for every d; returns (proved, steps).
+
+    Raises :class:`Unsupported` when the claim is outside the engine's class.
+    """
+    rel = relation or claim.relation
+    eng = AnyD(claim)
+    sol = eng.hypothesis_substitution() if claim.given else {}
+    lhs, rhs = eng.value(rel.left), eng.value(rel.right)
+    diff = add(lhs, scale(sp.Integer(-1), rhs))
+    steps = [
+        {"text": f"left side in the basis {{{', '.join(eng.basis)}}}: {show(lhs)}",
+         "latex": latex_value(lhs)},
+        {"text": f"right side: {show(rhs)}", "latex": latex_value(rhs)},
+    ]
+    if sol:
+        steps.append({"text": "hypotheses solved: " + ", ".join(
+            f"{k} = {v}" for k, v in sol.items()), "latex": ""})
+    for c in components(diff):
+        c = c.subs(sol) if sol else c
+        if not is_zero(c):
+            return False, steps
+    steps.append({"text": "every coefficient of (left - right) reduces to 0 under "
+                          "s**2 = (radicand) for each square root s: holds for every d",
+                  "latex": r"\text{left} - \text{right} = 0"})
+    return True, steps
+
+
+def show(v: Value) -> str:
+    if isinstance(v, Vec):
+        body = " + ".join(f"({c})*{p}" for p, c in v.coeffs.items() if c != 0) or "0"
+        return body + (" (row)" if v.row else "")
+    if isinstance(v, Mat):
+        parts = [f"({v.alpha})*I"] if v.alpha != 0 else []
+        parts += [f"({c})*{p}*{q}.T" for (p, q), c in v.terms.items() if c != 0]
+        return " + ".join(parts) or "0"
+    return str(v)
+
+
+def latex_value(v: Value) -> str:
+    vec = {"ones": r"\mathbf{1}"}
+    if isinstance(v, Vec):
+        parts = [f"\\left({sp.latex(c)}\\right){vec.get(p, p)}" for p, c in v.coeffs.items()
+                 if c != 0]
+        return " + ".join(parts) or "0"
+    if isinstance(v, Mat):
+        parts = [f"\\left({sp.latex(v.alpha)}\\right) I"] if v.alpha != 0 else []
+        parts += [f"\\left({sp.latex(c)}\\right){vec.get(p, p)}{vec.get(q, q)}^\\top"
+                  for (p, q), c in v.terms.items() if c != 0]
+        return " + ".join(parts) or "0"
+    return sp.latex(v)

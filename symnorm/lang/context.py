@@ -1,0 +1,432 @@
+"""From statements to self-contained claims: name resolution, macro expansion, shapes.
+
+A :class:`Scope` accumulates declarations, definitions and assumptions in document order.
+Each claim is turned into a :class:`PreparedClaim`: its relation with every ``let`` and
+vocabulary name expanded away (only declared symbols, ``I``, ``ones``, ``d`` and the
+built-in functions remain), shapes checked, and everything an engine needs attached.
+Prepared claims are plain frozen data, so they can be pickled to a worker process.
+
+>>> from symnorm.lang.parser import parse_statement
+>>> sc = Scope("doc.md")
+>>> for line in ["vector x", "scalar eps", "let c = x - ones*ones.T*x/d",
+...              "claim z: ones.T*c == 0"]:
+...     sc.add(parse_statement(line))
+>>> str(sc.claims[0].relation)
+'ones.T * (x - ones * ones.T * x / d) == 0'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..errors import LimitError, SourceError
+from .syntax import (
+    Assume, BinOp, Call, Claim, Declare, Expr, Figure, Let, Name, Neg, Num, Pos, Relation,
+    Statement, Transpose, Use, VectorLit,
+)
+
+__all__ = ["Scope", "PreparedClaim", "SCALAR", "COL", "ROW", "MAT", "BUILTIN_FUNCTIONS"]
+
+SCALAR, COL, ROW, MAT = "scalar", "vector", "row vector", "matrix"
+BUILTIN_NAMES = ("I", "ones", "d")
+#: functions the engines implement; ``norm``, ``sum``, ``mean`` and ``BN(t; [..])`` are
+#: rewritten into these during expansion.
+BUILTIN_FUNCTIONS = ("sqrt", "abs", "exp", "log", "trace", "jacobian")
+SUGAR_FUNCTIONS = ("norm", "sum", "mean")
+MAX_NODES = 200_000
+MAX_POWER = 64  # integer exponent cap for matrix powers and literal powers
+
+
+@dataclass(frozen=True)
+class PreparedClaim:
+    """Everything an engine needs to decide one claim, with no reference to text."""
+
+    label: str
+    file: str
+    pos: Pos
+    relation: Relation
+    given: tuple[Relation, ...]
+    assumptions: tuple[Relation, ...]
+    scalars: tuple[str, ...]
+    vectors: tuple[str, ...]
+    matrices: tuple[str, ...]
+    d_value: int | None
+    statement: str
+    source: str = ""
+    origin: str = "text"
+    assumption_text: tuple[str, ...] = ()
+
+
+@dataclass
+class _Def:
+    stmt: Let
+    expanded: Expr | None = None
+
+
+@dataclass
+class Scope:
+    """Declarations, definitions and assumptions in force at a point of a document."""
+
+    file: str
+    scalars: dict[str, Pos] = field(default_factory=dict)
+    vectors: dict[str, Pos] = field(default_factory=dict)
+    matrices: dict[str, Pos] = field(default_factory=dict)
+    lets: dict[str, _Def] = field(default_factory=dict)
+    assumptions: list[Relation] = field(default_factory=list)
+    d_value: int | None = None
+    vocabs: list[str] = field(default_factory=list)
+    claims: list[PreparedClaim] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    labels: set[str] = field(default_factory=set)
+
+    # --- statements -------------------------------------------------------------------
+    def is_defined(self, name: str) -> bool:
+        return (name in self.scalars or name in self.vectors or name in self.matrices
+                or name in self.lets or name in BUILTIN_NAMES)
+
+    def _err(self, msg: str, pos: Pos, hint: str = "") -> SourceError:
+        return SourceError(msg, self.file, pos.line, pos.col, hint)
+
+    def add(self, st: Statement) -> None:
+        """Add one statement; raises SourceError for a malformed one."""
+        if isinstance(st, Declare):
+            for n in st.names:
+                self._declare(st.kind, n, st.pos)
+        elif isinstance(st, Let):
+            self._let(st)
+        elif isinstance(st, Assume):
+            rel = st.relation
+            self._check_relation(rel)
+            if (rel.op == "==" and isinstance(rel.left, Name) and rel.left.id == "d"):
+                self._fix_d(rel.right, rel.pos)
+            self.assumptions.append(rel)
+        elif isinstance(st, Claim):
+            self._claim(st)
+        elif isinstance(st, Figure):
+            self.figures.append(st)
+        elif isinstance(st, Use):
+            self._use(st)
+        else:  # pragma: no cover - the parser produces nothing else
+            raise TypeError(st)
+
+    def _declare(self, kind: str, name: str, pos: Pos) -> None:
+        table = {"scalar": self.scalars, "vector": self.vectors, "matrix": self.matrices}[kind]
+        if name in BUILTIN_NAMES or name in BUILTIN_FUNCTIONS or name in SUGAR_FUNCTIONS:
+            raise self._err(f"{name!r} is built in and cannot be declared", pos)
+        for other, t in (("scalar", self.scalars), ("vector", self.vectors),
+                         ("matrix", self.matrices)):
+            if name in t and t is not table:
+                raise self._err(f"{name!r} is already declared as a {other}", pos)
+        if name in self.lets:
+            raise self._err(f"{name!r} is already defined by `let`", pos)
+        table.setdefault(name, pos)
+
+    def _fix_d(self, value: Expr, pos: Pos) -> None:
+        if not (isinstance(value, Num) and value.value.denominator == 1
+                and 2 <= value.value <= 64):
+            raise self._err("d must be fixed to an integer between 2 and 64", pos,
+                            "e.g. `let d = 3` or `use layernorm(d=3)`")
+        d = int(value.value)
+        if self.d_value is not None and self.d_value != d:
+            raise self._err(f"d is already fixed to {self.d_value}", pos)
+        self.d_value = d
+
+    def _let(self, st: Let) -> None:
+        if st.name == "d" and not st.params:
+            self._fix_d(st.body, st.pos)
+            return
+        if st.name in BUILTIN_NAMES or st.name in BUILTIN_FUNCTIONS \
+                or st.name in SUGAR_FUNCTIONS:
+            raise self._err(f"{st.name!r} is built in and cannot be redefined", st.pos)
+        if st.name in self.scalars or st.name in self.vectors or st.name in self.matrices:
+            raise self._err(f"{st.name!r} is already declared as a symbol", st.pos,
+                            "choose another name for the definition")
+        if st.name in self.lets:
+            if self.lets[st.name].stmt == st:  # the same definition twice (vocabularies)
+                return
+            raise self._err(f"{st.name!r} is already defined", st.pos,
+                            "each name is defined once per document")
+        if len(set(st.params)) != len(st.params):
+            raise self._err("repeated parameter name", st.pos)
+        d = _Def(st)
+        self.lets[st.name] = d
+        try:  # expand now so errors point at the definition, not at each use
+            if not st.params:
+                d.expanded = self.expand(st.body, {})
+                self.shape(d.expanded)
+            else:
+                self.expand(st.body, {p: Name(p, st.pos) for p in st.params})
+        except SourceError:
+            del self.lets[st.name]
+            raise
+
+    def _use(self, st: Use) -> None:
+        from .parser import parse_statement
+        from .vocab import VOCABULARIES, vocabulary_text
+        if st.vocab not in VOCABULARIES:
+            raise self._err(f"unknown vocabulary {st.vocab!r}", st.pos,
+                            "available: " + ", ".join(sorted(VOCABULARIES)))
+        opts: dict[str, object] = {}
+        eps_value = None
+        for key, val in st.options:
+            if key == "d":
+                self._fix_d(val, st.pos)
+            elif key == "eps":
+                if not isinstance(val, Num) or val.value < 0:
+                    raise self._err("eps must be a non-negative number", st.pos)
+                eps_value = val
+            elif key == "eps_inside" and isinstance(val, Num):
+                opts[key] = bool(val.value)
+            elif key == "var_denominator" and isinstance(val, Num) and val.value in (0, 1):
+                opts[key] = "N" if val.value == 0 else "N-1"
+            else:
+                raise self._err(f"unknown or malformed option {key!r} for {st.vocab}", st.pos,
+                                "accepted: d=INT, eps=NUMBER, eps_inside=0|1, "
+                                "var_denominator=0|1 (1 means N-1)")
+        text = vocabulary_text(st.vocab, opts)
+        for line in text.splitlines():
+            self.add(parse_statement(line, f"<vocabulary {st.vocab}>", st.pos.line))
+        if eps_value is not None:
+            self.assumptions.append(Relation("==", Name("eps", st.pos), eps_value, st.pos))
+        self.vocabs.append(st.vocab)
+
+    def _claim(self, st: Claim) -> None:
+        if st.label in self.labels:
+            raise self._err(f"duplicate claim label {st.label!r}", st.pos,
+                            "labels must be unique within a document")
+        self.labels.add(st.label)
+        rel = self._expand_relation(st.relation)
+        given = tuple(self._expand_relation(g) for g in st.given)
+        local = tuple(self._expand_relation(a) for a in st.local_assumptions)
+        assumptions = tuple(self._expand_relation(a) for a in self.assumptions) + local
+        self.claims.append(PreparedClaim(
+            label=st.label, file=self.file, pos=st.pos, relation=rel, given=given,
+            assumptions=assumptions, scalars=tuple(self.scalars), vectors=tuple(self.vectors),
+            matrices=tuple(self.matrices), d_value=self.d_value,
+            statement=str(st.relation) + ("  given " + ", ".join(map(str, st.given))
+                                          if st.given else ""),
+            source=st.source, origin=st.origin,
+            assumption_text=tuple(str(a) for a in list(self.assumptions) + list(
+                st.local_assumptions))))
+
+    def _expand_relation(self, rel: Relation) -> Relation:
+        out = Relation(rel.op, self.expand(rel.left, {}), self.expand(rel.right, {}), rel.pos)
+        self._check_relation(out)
+        return out
+
+    def _check_relation(self, rel: Relation) -> None:
+        left, right = self.shape(rel.left), self.shape(rel.right)
+        zero = lambda e: isinstance(e, Num) and e.value == 0  # noqa: E731
+        if rel.op in ("==", "!="):
+            if left != right and not zero(rel.left) and not zero(rel.right):
+                raise self._err(f"cannot compare a {left} with a {right}", rel.pos,
+                                "both sides of a relation must have the same shape")
+        elif left != SCALAR or right != SCALAR:
+            raise self._err(f"'{rel.op}' compares scalars, not a {left} and a {right}", rel.pos)
+
+    # --- expansion --------------------------------------------------------------------
+    def expand(self, e: Expr, local: dict[str, Expr], _count: list[int] | None = None) -> Expr:
+        """Replace definitions and sugar by their bodies; only primitives remain."""
+        count = _count if _count is not None else [0]
+        count[0] += 1
+        if count[0] > MAX_NODES:
+            raise LimitError(f"{self.file}:{e.pos}: expression too large after expanding "
+                             f"definitions (more than {MAX_NODES} nodes)")
+        rec = lambda x: self.expand(x, local, count)  # noqa: E731
+        if isinstance(e, Num):
+            return e
+        if isinstance(e, Name):
+            return self._expand_name(e, local)
+        if isinstance(e, BinOp):
+            return BinOp(e.op, rec(e.left), rec(e.right), e.pos)
+        if isinstance(e, Neg):
+            return Neg(rec(e.operand), e.pos)
+        if isinstance(e, Transpose):
+            return Transpose(rec(e.operand), e.pos)
+        if isinstance(e, VectorLit):
+            return VectorLit(tuple(rec(i) for i in e.items), e.pos)
+        if isinstance(e, Call):
+            return self._expand_call(e, local, count)
+        raise TypeError(e)  # pragma: no cover
+
+    def _expand_name(self, e: Name, local: dict[str, Expr]) -> Expr:
+        if e.id in local:
+            return local[e.id]
+        if e.id == "d":
+            return Num(Fraction(self.d_value), e.pos) if self.d_value else Name("d", e.pos)
+        if e.id in BUILTIN_NAMES or e.id in self.scalars or e.id in self.vectors \
+                or e.id in self.matrices:
+            return Name(e.id, e.pos)
+        if e.id in self.lets:
+            d = self.lets[e.id]
+            if d.stmt.params:
+                raise self._err(f"{e.id!r} is a function of {len(d.stmt.params)} argument(s)",
+                                e.pos, f"call it as {e.id}({', '.join(d.stmt.params)})")
+            if d.expanded is None:
+                raise self._err(f"{e.id!r} is used in its own definition", e.pos)
+            return d.expanded
+        if e.id in BUILTIN_FUNCTIONS or e.id in SUGAR_FUNCTIONS:
+            raise self._err(f"{e.id!r} is a function", e.pos, f"call it as {e.id}(...)")
+        raise self._err(f"unknown name {e.id!r}", e.pos,
+                        f"declare it (`scalar {e.id}`, `vector {e.id}`), define it "
+                        f"(`let {e.id} = ...`) or `use` a vocabulary that has it")
+
+    def _expand_call(self, e: Call, local: dict[str, Expr], count: list[int]) -> Expr:
+        rec = lambda x: self.expand(x, local, count)  # noqa: E731
+        f = e.func
+        if e.batch is not None:
+            if f != "BN" or len(e.args) != 1:
+                raise self._err("only BN(sample; [batch values]) takes a batch list", e.pos)
+            if not 1 <= len(e.batch) <= 64:
+                raise self._err("the batch list must hold 1 to 64 values", e.pos)
+            return self._batch_norm(rec(e.args[0]), [rec(b) for b in e.batch], e.pos)
+        def arity(n: int) -> None:
+            if len(e.args) != n:
+                raise self._err(f"{f}() takes {n} argument(s), got {len(e.args)}", e.pos)
+        if f in ("sqrt", "abs", "exp", "log", "trace"):
+            arity(1)
+            return Call(f, (rec(e.args[0]),), e.pos)
+        if f == "jacobian":
+            arity(2)
+            var = e.args[1]
+            if not (isinstance(var, Name) and var.id not in local
+                    and (var.id in self.vectors or var.id in self.scalars)):
+                raise self._err("jacobian(expr, var) needs a declared vector or scalar as var",
+                                var.pos, "e.g. jacobian(N(x), x)")
+            return Call(f, (rec(e.args[0]), Name(var.id, var.pos)), e.pos)
+        if f in SUGAR_FUNCTIONS:
+            arity(1)
+            a = rec(e.args[0])
+            ones = Name("ones", e.pos)
+            if f == "norm":
+                return Call("sqrt", (BinOp("*", Transpose(a, e.pos), a, e.pos),), e.pos)
+            s = BinOp("*", Transpose(ones, e.pos), a, e.pos)
+            return s if f == "sum" else BinOp("/", s, self._expand_name(Name("d", e.pos), {}),
+                                              e.pos)
+        if f in self.lets and self.lets[f].stmt.params:
+            st = self.lets[f].stmt
+            if len(st.params) != len(e.args):
+                raise self._err(f"{f}() takes {len(st.params)} argument(s), got {len(e.args)}",
+                                e.pos)
+            bound = {p: rec(a) for p, a in zip(st.params, e.args)}
+            return self.expand(st.body, bound, count)
+        if f in self.lets or f in self.scalars or f in self.vectors or f in self.matrices:
+            raise self._err(f"{f!r} is not a function", e.pos,
+                            "only built-ins and `let F(y) = ...` can be called")
+        raise self._err(f"unknown function {f!r}", e.pos,
+                        "built-in: sqrt, abs, exp, log, norm, sum, mean, trace, jacobian, "
+                        "BN(sample; [batch]); define others with `let F(y) = ...`")
+
+    def _batch_norm(self, t: Expr, batch: list[Expr], pos: Pos) -> Expr:
+        """BN(t; [b1..bk]) = (t - mean)/sqrt(var + eps), population variance over the list."""
+        if "eps" not in self.scalars and "eps" not in self.lets:
+            raise self._err("BN(sample; [batch]) needs eps", pos,
+                            "`use batchnorm` or declare `scalar eps`")
+        k = Num(Fraction(len(batch)), pos)
+        total: Expr = batch[0]
+        for b in batch[1:]:
+            total = BinOp("+", total, b, pos)
+        mean = BinOp("/", total, k, pos)
+        sq: Expr | None = None
+        for b in batch:
+            dev = BinOp("-", b, mean, pos)
+            term = BinOp("**", dev, Num(Fraction(2), pos), pos)
+            sq = term if sq is None else BinOp("+", sq, term, pos)
+        var = BinOp("/", sq, k, pos)  # type: ignore[arg-type]
+        eps = self._expand_name(Name("eps", pos), {})
+        return BinOp("/", BinOp("-", t, mean, pos),
+                     Call("sqrt", (BinOp("+", var, eps, pos),), pos), pos)
+
+    # --- shapes -----------------------------------------------------------------------
+    def shape(self, e: Expr, _memo: dict[int, str] | None = None) -> str:
+        """The shape of an expanded expression; SourceError on a mismatch."""
+        memo = _memo if _memo is not None else {}
+        key = id(e)
+        if key not in memo:
+            memo[key] = self._shape(e, memo)
+        return memo[key]
+
+    def _shape(self, e: Expr, memo: dict[int, str]) -> str:
+        sh = lambda x: self.shape(x, memo)  # noqa: E731
+        if isinstance(e, Num):
+            return SCALAR
+        if isinstance(e, Name):
+            if e.id in ("I",) or e.id in self.matrices:
+                return MAT
+            if e.id == "ones" or e.id in self.vectors:
+                return COL
+            return SCALAR
+        if isinstance(e, Neg):
+            return sh(e.operand)
+        if isinstance(e, Transpose):
+            return {COL: ROW, ROW: COL}.get(sh(e.operand), sh(e.operand))
+        if isinstance(e, VectorLit):
+            if self.d_value is None or len(e.items) != self.d_value:
+                raise self._err("a vector literal needs d fixed to its length", e.pos,
+                                f"add `let d = {len(e.items)}` before it")
+            for i in e.items:
+                if sh(i) != SCALAR:
+                    raise self._err("vector literal entries must be scalars", i.pos)
+            return COL
+        if isinstance(e, Call):
+            args = [sh(a) for a in e.args]
+            if e.func in ("sqrt", "abs", "exp", "log"):
+                if args[0] != SCALAR:
+                    raise self._err(f"{e.func}() takes a scalar, not a {args[0]}", e.pos,
+                                    "element-wise functions of vectors are not supported")
+                return SCALAR
+            if e.func == "trace":
+                if args[0] != MAT:
+                    raise self._err(f"trace() takes a matrix, not a {args[0]}", e.pos)
+                return SCALAR
+            if e.func == "jacobian":
+                if args[1] == SCALAR:
+                    return args[0]
+                if args[0] == COL:
+                    return MAT
+                if args[0] == SCALAR:
+                    return ROW
+                raise self._err(f"jacobian() of a {args[0]} is not supported", e.pos,
+                                "differentiate a vector or a scalar")
+            raise TypeError(e.func)  # pragma: no cover
+        if isinstance(e, BinOp):
+            return self._binop_shape(e, sh(e.left), sh(e.right))
+        raise TypeError(e)  # pragma: no cover
+
+    def _binop_shape(self, e: BinOp, a: str, b: str) -> str:
+        if e.op in "+-":
+            if a != b:
+                raise self._err(f"cannot {'add' if e.op == '+' else 'subtract'} a {a} and a {b}",
+                                e.pos, "both operands must have the same shape")
+            return a
+        if e.op in ("*", "@"):
+            if a == SCALAR:
+                return b
+            if b == SCALAR:
+                return a
+            table = {(ROW, COL): SCALAR, (COL, ROW): MAT, (MAT, COL): COL, (ROW, MAT): ROW,
+                     (MAT, MAT): MAT}
+            if (a, b) not in table:
+                hint = "did you mean u.T*v?" if (a, b) == (COL, COL) else \
+                    "the inner dimensions must match"
+                raise self._err(f"cannot multiply a {a} by a {b}", e.pos, hint)
+            return table[(a, b)]
+        if e.op == "/":
+            if b != SCALAR:
+                raise self._err(f"cannot divide by a {b}", e.pos, "divide by a scalar")
+            return a
+        if e.op == "**":
+            if b != SCALAR:
+                raise self._err("an exponent must be a scalar", e.pos)
+            if a == MAT:
+                r = e.right
+                if not (isinstance(r, Num) and r.value.denominator == 1
+                        and 1 <= r.value <= MAX_POWER):
+                    raise self._err("a matrix power needs a literal integer exponent", e.pos,
+                                    f"between 1 and {MAX_POWER}, e.g. P**2")
+                return MAT
+            if a != SCALAR:
+                raise self._err(f"cannot raise a {a} to a power", e.pos)
+            return SCALAR
+        raise TypeError(e.op)  # pragma: no cover

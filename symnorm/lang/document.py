@@ -1,0 +1,145 @@
+"""Derivation documents: Markdown whose ``symnorm`` (and ``latex``) fenced blocks are checked.
+
+Markdown is parsed with markdown-it-py, so fences inside lists, indented code and other
+Markdown structure are read as Markdown readers see them.  Inside a ``symnorm`` block
+there is one statement per line (``#`` starts a comment); ``latex LABEL: <equation>``
+hands one display equation to the LaTeX reader.  A block with info string
+``latex LABEL`` holds one equation per line (labels ``LABEL``, ``LABEL-2``, ...).
+
+>>> doc = parse_text("# T\\n\\n```symnorm\\nuse layernorm\\nclaim z: J*ones == 0\\n```\\n")
+>>> [c.label for c in doc.scope.claims], doc.errors
+(['z'], [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from ..errors import LimitError, SourceError
+from .context import Scope
+from .parser import parse_statement
+
+__all__ = ["Block", "Document", "parse_text", "read_document", "MAX_DOCUMENT_BYTES"]
+
+MAX_DOCUMENT_BYTES = 2_000_000
+
+
+@dataclass
+class Block:
+    """A fenced block: ``kind`` is ``symnorm`` or ``latex``; ``line`` is its first content line."""
+
+    kind: str
+    info: str
+    text: str
+    line: int
+
+
+@dataclass
+class Document:
+    """A parsed derivation document: its source, checked blocks, scope and statement errors."""
+
+    path: str
+    source: str
+    blocks: list[Block]
+    scope: Scope
+    errors: list[SourceError] = field(default_factory=list)
+
+
+def _blocks(source: str) -> list[Block]:
+    md = MarkdownIt("commonmark")
+    out = []
+    for tok in md.parse(source):
+        if tok.type != "fence" or tok.map is None:
+            continue
+        info = tok.info.strip()
+        kind = info.split()[0].lower() if info else ""
+        if kind in ("symnorm", "latex") and not (kind == "latex" and len(info.split()) < 2):
+            out.append(Block(kind, info, tok.content, tok.map[0] + 2))
+    return out
+
+
+def parse_text(source: str, path: str = "<text>") -> Document:
+    """Parse document text; statement errors are collected, not raised."""
+    if len(source.encode("utf-8", "replace")) > MAX_DOCUMENT_BYTES:
+        raise LimitError(f"{path}: document larger than {MAX_DOCUMENT_BYTES} bytes")
+    blocks = _blocks(source)
+    scope = Scope(path)
+    doc = Document(path, source, blocks, scope)
+    for block in blocks:
+        lines = block.text.splitlines()
+        if block.kind == "latex":
+            label = block.info.split()[1]
+            n = 0
+            for i, line in enumerate(lines):
+                if line.strip():
+                    n += 1
+                    lab = label if n == 1 else f"{label}-{n}"
+                    _latex(doc, line, lab, block.line + i, 1)
+            continue
+        for i, raw in enumerate(lines):
+            lineno = block.line + i
+            stripped = raw.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            if stripped.startswith("latex ") or stripped.startswith("latex\t"):
+                _latex_statement(doc, raw, lineno)
+                continue
+            try:
+                scope.add(parse_statement(raw, path, lineno))
+            except (SourceError, LimitError) as exc:
+                doc.errors.append(_as_source_error(exc, path, lineno))
+    return doc
+
+
+def _as_source_error(exc: Exception, path: str, line: int) -> SourceError:
+    if isinstance(exc, SourceError):
+        return exc
+    return SourceError(str(exc), path, line, 1)
+
+
+def _latex_statement(doc: Document, raw: str, lineno: int) -> None:
+    head, sep, rest = raw.partition(":")
+    col = len(head) + 2
+    parts = head.split()
+    if not sep or len(parts) != 2:
+        doc.errors.append(SourceError("malformed latex statement", doc.path, lineno, 1,
+                                      "write `latex LABEL: <equation>`"))
+        return
+    _latex(doc, rest, parts[1], lineno, col)
+
+
+def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
+    try:
+        from .latex import parse_latex_equation
+    except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
+        doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
+        return
+    lead = len(text) - len(text.lstrip())
+    try:
+        stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
+                                     column=col + lead, is_defined=doc.scope.is_defined)
+        for st in stmts:
+            doc.scope.add(st)
+    except (SourceError, LimitError) as exc:
+        doc.errors.append(_as_source_error(exc, doc.path, line))
+    except RecursionError:
+        doc.errors.append(SourceError("LaTeX nested too deeply", doc.path, line, col))
+
+
+def read_document(path: str | Path) -> Document:
+    """Read and parse a derivation document from disk."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"cannot read {p}: {exc.strerror}", str(p), 1, 1) from None
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise LimitError(f"{p}: document larger than {MAX_DOCUMENT_BYTES} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"not UTF-8 text (byte {exc.start})", str(p), 1, 1) from None
+    return parse_text(text, str(p))

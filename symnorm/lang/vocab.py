@@ -1,0 +1,91 @@
+"""Vocabularies: claim-language definitions generated from a layer spec.
+
+A vocabulary is plain claim-language text (declarations and ``let`` lines) produced from a
+:class:`~symnorm.spec.NormSpec`, so the names a document gets with ``use layernorm`` are
+exactly the spec's map: centering, variance denominator and epsilon placement included.
+
+>>> print(vocabulary_text("rmsnorm", {}))  # doctest: +NORMALIZE_WHITESPACE
+vector x
+scalar eps
+let r = sqrt(x.T*x/d + eps)
+let RMS(y) = y/sqrt(y.T*y/d + eps)
+let Jr = jacobian(RMS(x), x)
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..spec import NormSpec, layer_norm, rms_norm
+
+__all__ = ["VOCABULARIES", "vocabulary_text", "register", "normalizer_text"]
+
+
+def normalizer_text(spec: NormSpec, y: str) -> str:
+    """The claim-language expression of ``spec``'s map applied to the vector named ``y``."""
+    centered = f"P*{y}" if spec.center else y
+    denom = "d" if spec.var_denominator == "N" else "(d - 1)"
+    var = f"({centered}).T*({centered})/{denom}" if spec.center else f"{y}.T*{y}/{denom}"
+    scale = f"sqrt({var} + eps)" if spec.eps_inside else f"(sqrt({var}) + eps)"
+    return f"{centered}/{scale}"
+
+
+def _layernorm(spec: NormSpec) -> list[str]:
+    denom = "d" if spec.var_denominator == "N" else "(d - 1)"
+    s = "sqrt(v + eps)" if spec.eps_inside else "sqrt(v) + eps"
+    return [
+        "vector x", "scalar eps",
+        "let P = I - ones*ones.T/d",
+        "let c = P*x",
+        f"let v = c.T*c/{denom}",
+        f"let s = {s}",
+        f"let N(y) = {normalizer_text(spec, 'y')}",
+        "let J = jacobian(N(x), x)",
+    ]
+
+
+def _batchnorm(spec: NormSpec) -> list[str]:
+    # One channel over a batch: the batch is the vector z (its size is the document's d,
+    # also called m); BN(sample; [batch values]) is built into the language.
+    return [
+        "vector z", "scalar eps",
+        "let P = I - ones*ones.T/d",
+        "let m = d",
+        "let mu = ones.T*z/d",
+        f"let BN(y) = {normalizer_text(spec, 'y')}",
+        "let Jb = jacobian(BN(z), z)",
+    ]
+
+
+def _rmsnorm(spec: NormSpec) -> list[str]:
+    return [
+        "vector x", "scalar eps",
+        "let r = sqrt(x.T*x/d + eps)",
+        f"let RMS(y) = {normalizer_text(spec, 'y')}",
+        "let Jr = jacobian(RMS(x), x)",
+    ]
+
+
+#: name -> (spec factory from options, definitions generator)
+VOCABULARIES: dict[str, tuple[Callable[..., NormSpec], Callable[[NormSpec], list[str]]]] = {
+    "layernorm": (layer_norm, _layernorm),
+    "batchnorm": (layer_norm, _batchnorm),
+    "rmsnorm": (rms_norm, _rmsnorm),
+}
+
+#: options a ``use`` line accepts, passed to the spec factory; ``d`` is handled by the
+#: document (it fixes the dimension).
+OPTIONS = {"eps_inside", "var_denominator"}
+
+
+def register(name: str, factory: Callable[..., NormSpec],
+             definitions: Callable[[NormSpec], list[str]]) -> None:
+    """Add a vocabulary (used by the family module for groupnorm/instancenorm)."""
+    VOCABULARIES[name] = (factory, definitions)
+
+
+def vocabulary_text(name: str, options: dict[str, object]) -> str:
+    """The definitions of vocabulary ``name`` under ``options`` as claim-language lines."""
+    factory, definitions = VOCABULARIES[name]
+    spec = factory(**{k: v for k, v in options.items() if k in OPTIONS})
+    return "\n".join(definitions(spec))
