@@ -33,8 +33,6 @@ _SIZE = re.compile(r"([^=\s,]*)=([^\s,]*)\Z")
 @functools.lru_cache(maxsize=256)
 def _parse_text(text: str, what: str) -> tuple[str, ...]:
     tokens = text.replace(",", " ").split()
-    if not tokens:
-        raise SpecError(f"{what} is empty (expected axis names such as 'N C H W')")
     if len(tokens) > MAX_AXES:
         raise SpecError(f"{what} {text!r} has {len(tokens)} axes (at most {MAX_AXES})")
     seen: set[str] = set()
