@@ -1,14 +1,50 @@
-"""`symnorm report` (not yet implemented)."""
+"""`symnorm report [DOC.md] [-o OUTDIR]`: check a document and write its derivation report.
+
+With no document, reports the built-in paper derivation into ``./symnorm-report/``.
+Prints the path of ``report.html``; exits 0 once the report is written (``--strict``
+exits as ``symnorm check`` would: 1 on a refuted claim, 2 on an error or undecided).
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from ..errors import SymnormError
+
+__all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("document", nargs="?", help="derivation document (Markdown); "
+                        "default: the built-in paper derivation")
+    parser.add_argument("-o", "--out", default="symnorm-report", metavar="OUTDIR",
+                        help="output directory (default: ./symnorm-report)")
+    parser.add_argument("--timeout", type=float, default=20.0,
+                        help="wall-clock seconds per claim (default 20)")
+    parser.add_argument("--dps", type=int, default=50,
+                        help="decimal digits for numeric evidence (default 50)")
+    parser.add_argument("--only", metavar="LABEL", help="report only the claim LABEL")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1/2 when a claim is refuted/undecided/errored")
 
 
 def run(args: argparse.Namespace) -> int:
-    print("symnorm report: not implemented yet")
-    return 2
+    from ..check.verdict import exit_code
+    from ..report.build import PAPER, report_document
+
+    if args.document:
+        path, shown = Path(args.document), args.document
+        if not path.is_file():
+            raise SymnormError(f"no such document: {args.document}")
+    else:
+        path, shown = PAPER, "symnorm/data/paper.md"
+        if not path.is_file():
+            raise SymnormError(f"the built-in paper derivation is missing ({PAPER})")
+    if args.timeout <= 0 or not 15 <= args.dps <= 10000:
+        raise SymnormError(f"--timeout must be > 0 and --dps in [15, 10000] "
+                           f"(got {args.timeout}, {args.dps})")
+    files, result = report_document(path, args.out, timeout=args.timeout, dps=args.dps,
+                                    only=args.only, display_path=shown)
+    print(files["report.html"])
+    return exit_code(result.verdicts) if args.strict else 0

@@ -1,0 +1,250 @@
+"""The one result model every report printer reads, built from a document and its verdicts.
+
+The document's Markdown is parsed once (markdown-it-py with dollar math); its top-level
+blocks become :class:`Prose` runs, ``symnorm`` fences become :class:`SourceBlock` items,
+and each verdict and figure is placed right after the block holding its line.  Printers
+never re-read the document or the checker: they walk ``ReportModel.items``.
+
+>>> from symnorm.check.verdict import DocumentResult, Verdict
+>>> src = "# T\\n\\nProse $x$.\\n\\n```symnorm\\nclaim a: x == x\\n```\\n"
+>>> res = DocumentResult("d.md", [Verdict("d.md", 6, "a", "x == x", "proved")])
+>>> [type(i).__name__ for i in build_model(src, res, date="2026-01-01").items]
+['Prose', 'SourceBlock', 'ClaimCard']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from ..check.verdict import DocumentResult, Verdict, summarize
+from .texsafe import safe_math
+
+__all__ = [
+    "CLAIM_FENCES",
+    "STATUS_INFO",
+    "ClaimCard",
+    "FigureBlock",
+    "Heading",
+    "Prose",
+    "ReportModel",
+    "SourceBlock",
+    "StatusInfo",
+    "build_model",
+    "fmt_value",
+    "markdown_parser",
+    "statement_latex",
+]
+
+#: Fenced-block info strings whose content is claim-language source.
+CLAIM_FENCES = ("symnorm",)
+
+
+@dataclass(frozen=True)
+class StatusInfo:
+    """How a status reads without colour: a symbol, a word, a sentence; plus its colour."""
+
+    symbol: str
+    word: str
+    meaning: str
+    color: str
+
+
+STATUS_INFO = {
+    "proved": StatusInfo("\u2713", "PROVED", "proved symbolically for every dimension in "
+                         "scope", "#15803d"),
+    "proved-for": StatusInfo("\u2713", "PROVED FOR", "proved exactly for the listed "
+                             "dimensions only", "#0f766e"),
+    "confirmed": StatusInfo("\u2248", "CONFIRMED", "confirmed numerically at high "
+                            "precision, not proved", "#1d4ed8"),
+    "refuted": StatusInfo("\u2717", "REFUTED", "false: a counterexample is shown",
+                          "#b91c1c"),
+    "undecided": StatusInfo("?", "UNDECIDED", "neither proved nor refuted within the "
+                            "limits", "#a16207"),
+    "error": StatusInfo("!", "ERROR", "the claim could not be checked", "#6b21a8"),
+}
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading the report itself adds (e.g. for claims outside any block)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Prose:
+    """A run of Markdown blocks: their source text and their markdown-it tokens."""
+
+    source: str
+    tokens: tuple[Token, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class SourceBlock:
+    """A fenced claim-language block, shown as code beside its claims."""
+
+    text: str
+    info: str
+    line: int
+
+
+@dataclass(frozen=True)
+class ClaimCard:
+    """One verdict, numbered, with its statement and steps as checked-safe LaTeX."""
+
+    number: int
+    verdict: Verdict
+    latex: str | None
+    steps: tuple[tuple[str, str | None], ...]
+
+    @property
+    def info(self) -> StatusInfo:
+        return STATUS_INFO[self.verdict.status]
+
+
+@dataclass(frozen=True)
+class FigureBlock:
+    """A computed figure: its data, files relative to the report, and the SVG text."""
+
+    number: int
+    name: str
+    title: str
+    caption: str
+    files: dict[str, str]
+    svg: str
+    line: int
+
+
+@dataclass
+class ReportModel:
+    """Everything a printer needs, in document order."""
+
+    title: str
+    source_path: str
+    items: list[Any]
+    verdicts: list[Verdict]
+    summary: dict[str, int]
+    versions: dict[str, str]
+    date: str
+    seconds: float = 0.0
+    env: dict[str, Any] = field(default_factory=dict)
+    figures: list[FigureBlock] = field(default_factory=list)
+
+
+def markdown_parser() -> MarkdownIt:
+    """CommonMark with raw HTML disabled (it is shown as text), tables and dollar math."""
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    return md.use(dollarmath_plugin, double_inline=True).enable(["table", "strikethrough"])
+
+
+def fmt_value(value: Any) -> str:
+    """Format evidence values the same way in every printer."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} = {fmt_value(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(fmt_value(v) for v in value) + ")"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, Fraction):
+        return str(value)
+    return "" if value is None else str(value)
+
+
+def statement_latex(v: Verdict) -> str | None:
+    """Safe LaTeX for the statement: the verdict's own, else printed from its parse tree."""
+    if v.latex and safe_math(v.latex):
+        return safe_math(v.latex)
+    try:  # the claim language's parser, if the checker has shipped one
+        from ..lang.parser import parse_relation  # type: ignore[attr-defined]
+        from .texexpr import TexExpr
+        return safe_math(TexExpr().print(parse_relation(v.statement)))
+    except Exception:  # noqa: BLE001 - no parser or no parse: the printers show code
+        return None
+
+
+def _blocks(tokens: list[Token]) -> list[tuple[int, int]]:
+    """Index ranges [start, end) of the top-level blocks."""
+    out, i = [], 0
+    while i < len(tokens):
+        start, depth = i, 0
+        while True:
+            depth += tokens[i].nesting
+            i += 1
+            if depth <= 0:
+                break
+        out.append((start, i))
+    return out
+
+
+def build_model(source: str, result: DocumentResult, *, figures: list[FigureBlock] = (),
+                versions: dict[str, str] | None = None, date: str = "",
+                source_path: str = "") -> ReportModel:
+    """Interleave prose, claim blocks, claim cards and figures in document order."""
+    md = markdown_parser()
+    env: dict[str, Any] = {}
+    tokens = md.parse(source, env)
+    lines = source.splitlines(keepends=True)
+    pending = sorted(result.verdicts, key=lambda v: (v.line, v.column))
+    figs = sorted(figures, key=lambda f: f.line)
+    items: list[Any] = []
+    run: list[tuple[int, int]] = []
+    number = 0
+
+    def flush() -> None:
+        if run:
+            a, b = run[0][0], run[-1][1]
+            items.append(Prose("".join(lines[a:b]), tuple(tokens[run[0][2]:run[-1][3]]),
+                               a + 1))
+            run.clear()
+
+    def take(lo: int, hi: int) -> None:  # place verdicts and figures on lines lo..hi
+        nonlocal number, pending, figs
+        for v in [v for v in pending if lo <= v.line <= hi]:
+            number += 1
+            steps = tuple((s.get("text", ""), safe_math(s.get("latex", "") or ""))
+                          for s in v.steps)
+            items.append(ClaimCard(number, v, statement_latex(v), steps))
+        items.extend(f for f in figs if lo <= f.line <= hi)
+        pending = [v for v in pending if not lo <= v.line <= hi]
+        figs = [f for f in figs if not lo <= f.line <= hi]
+
+    for start, end in _blocks(tokens):
+        tok = tokens[start]
+        a, b = tok.map if tok.map else (0, 0)
+        lang = tok.info.strip().split(" ")[0] if tok.type == "fence" else ""
+        owns = any(a < v.line <= b for v in pending) or any(a < f.line <= b for f in figs)
+        if lang in CLAIM_FENCES or owns:
+            if lang in CLAIM_FENCES:
+                flush()
+                items.append(SourceBlock(tok.content, lang, a + 1))
+            else:
+                run.append((a, b, start, end))
+                flush()
+            take(a + 1, b)
+        else:
+            run.append((a, b, start, end))
+    flush()
+    if pending or figs:
+        items.append(Heading("Further claims and figures"))
+        take(0, 10**12)
+    verdicts = [i.verdict for i in items if isinstance(i, ClaimCard)]
+    return ReportModel(
+        title=_title(tokens) or Path(source_path or result.path).stem,
+        source_path=source_path or result.path, items=items, verdicts=verdicts,
+        summary=summarize(verdicts), versions=dict(versions or {}), date=date,
+        seconds=result.seconds, env=env, figures=list(figures))
+
+
+def _title(tokens: list[Token]) -> str:
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag == "h1" and i + 1 < len(tokens):
+            return tokens[i + 1].content.strip()
+    return ""

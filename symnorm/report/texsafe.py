@@ -1,0 +1,132 @@
+"""Decide whether document LaTeX is safe to typeset, and escape plain text for TeX.
+
+Report math comes from documents a reviewer did not write, so it passes a whitelist
+before it reaches ``report.tex``, ``report.md`` or the MathML converter: only known math
+control words, only known environments, balanced braces, and none of the characters TeX
+could use to smuggle a command (``#``, ``%``, ``$``, ``^^`` and non-ASCII).  Anything else
+is shown as escaped code instead of being typeset.
+
+>>> safe_math(r"\\frac{a}{\\sqrt{v+\\epsilon}}")
+'\\\\frac{a}{\\\\sqrt{v+\\\\epsilon}}'
+>>> safe_math(r"\\input{/etc/passwd}") is None
+True
+>>> escape_text("50% of #1 & $x$")
+'50\\\\% of \\\\#1 \\\\& \\\\$x\\\\$'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_MATH_CHARS", "escape_text", "safe_math"]
+
+MAX_MATH_CHARS = 4000
+_MAX_DEPTH = 40
+
+_GREEK = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu "
+    "nu xi pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma "
+    "Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
+)
+_SYMBOLS = (
+    "frac dfrac tfrac sqrt left right middle cdot cdots ldots dots vdots ddots times div pm "
+    "mp top intercal le leq ge geq ne neq approx sim simeq equiv propto to mapsto infty "
+    "partial nabla sum prod int lim limsup liminf sup inf max min log ln exp sin cos tan "
+    "tanh det dim ker operatorname mathrm mathbf mathit mathsf mathtt mathcal mathbb "
+    "boldsymbol bm text textrm textbf textit quad qquad lvert rvert lVert rVert vert Vert "
+    "langle rangle lfloor rfloor lceil rceil in notin ni subset subseteq supset cup cap "
+    "setminus emptyset forall exists mid parallel perp otimes oplus circ star ast bullet "
+    "hat bar tilde vec dot ddot overline underline widehat widetilde overbrace underbrace "
+    "big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr displaystyle textstyle scriptstyle "
+    "rightarrow leftarrow Rightarrow Leftarrow leftrightarrow Leftrightarrow iff implies "
+    "colon ell imath jmath hbar prime land lor neg lnot wedge vee ll gg lesssim gtrsim "
+    "mathop mathbin mathrel not begin end nonumber tag label ref eqref cases substack "
+    "binom tbinom dbinom pmod bmod over underset overset stackrel"
+)
+#: Control words a math string may contain; everything else (``\input``, ``\write``,
+#: ``\def``, ``\catcode``, ``\csname``, ``\href``, ``\color``...) makes it unsafe.
+ALLOWED_WORDS = frozenset((_GREEK + " " + _SYMBOLS).split()) - {"label", "ref", "eqref",
+                                                                  "tag"}
+#: Environments ``\begin{...}`` may open (``filecontents`` and friends write files).
+ALLOWED_ENVS = frozenset(("matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix",
+                          "smallmatrix", "cases", "aligned", "gathered", "split", "array"))
+_CONTROL_SYMBOLS = frozenset(",;:! {}|\\_&")
+_ENV_ARG = re.compile(r"\{([A-Za-z*]+)\}")
+
+
+def safe_math(latex: str) -> str | None:
+    """Return ``latex`` stripped if every token is whitelisted, else ``None``."""
+    text = latex.strip()
+    if not text or len(text) > MAX_MATH_CHARS:
+        return None
+    if any(ch in text for ch in "#%$") or "^^" in text or not text.isascii():
+        return None
+    if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
+        return None
+    depth = 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+            if depth > _MAX_DEPTH:
+                return None
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch == "\\":
+            j = i + 1
+            while j < len(text) and text[j].isalpha():
+                j += 1
+            word = text[i + 1:j]
+            if not word:
+                if j >= len(text) or text[j] not in _CONTROL_SYMBOLS:
+                    return None
+                j += 1
+            elif word not in ALLOWED_WORDS:
+                return None
+            elif word in ("begin", "end"):
+                m = _ENV_ARG.match(text, j)
+                if not m or m.group(1) not in ALLOWED_ENVS:
+                    return None
+            i = j
+            continue
+        i += 1
+    return text if depth == 0 else None
+
+
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$", "%": r"\%",
+    "&": r"\&", "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}",
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': "''",
+}
+_UNICODE = {
+    "\u2014": "---", "\u2013": "--", "\u2018": "`", "\u2019": "'", "\u201c": "``",
+    "\u201d": "''", "\u2026": r"\ldots{}", "\u00a0": "~", "\u00d7": r"$\times$",
+    "\u2212": "-", "\u00b2": r"\textsuperscript{2}", "\u00b3": r"\textsuperscript{3}",
+    "\u2248": r"$\approx$", "\u2264": r"$\le$", "\u2265": r"$\ge$", "\u2260": r"$\ne$",
+    "\u00b1": r"$\pm$", "\u2192": r"$\to$", "\u221a": r"$\surd$", "\u2211": r"$\Sigma$",
+    "\u03b5": r"$\varepsilon$", "\u03f5": r"$\epsilon$", "\u03b1": r"$\alpha$",
+    "\u03b2": r"$\beta$", "\u03b3": r"$\gamma$", "\u03bc": r"$\mu$", "\u03c3": r"$\sigma$",
+    "\u2713": "", "\u2717": "",
+}
+
+
+def escape_text(text: str) -> str:
+    """Escape ``text`` so TeX prints it literally (pdfLaTeX-safe: other non-ASCII as U+XXXX)."""
+    out: list[str] = []
+    for ch in text:
+        if ch in _TEXT_ESCAPES:
+            out.append(_TEXT_ESCAPES[ch])
+        elif ch in _UNICODE:
+            out.append(_UNICODE[ch])
+        elif ch == "\n" or ch == "\t":
+            out.append(" ")
+        elif ord(ch) < 32 or ord(ch) == 127:
+            continue
+        elif not ch.isascii():
+            out.append(f"[U+{ord(ch):04X}]")
+        else:
+            out.append(ch)
+    return "".join(out)
