@@ -1,0 +1,294 @@
+"""Read one LaTeX display equation into claim-language statements (``Let`` and ``Claim``).
+
+A hand-written recursive-descent parser for the linear-algebra subset papers use (see
+``docs/latex.md``); it builds :mod:`symnorm.lang.syntax` nodes and evaluates nothing, so
+``2x = x + x`` is a claim for the engines, never ``True``.  Anything outside the subset is
+a :class:`~symnorm.errors.SourceError` naming the offending macro and its file position.
+
+>>> out = parse_latex_equation(r"c=Px,\\quad Jc=\\frac{\\epsilon}{s^3}c", "eq3",
+...                            is_defined=lambda n: n in {"P", "x", "J", "s", "eps"})
+>>> [type(s).__name__ for s in out], str(out[0].body), str(out[1].relation)
+(['Let', 'Claim'], 'P * x', 'J * c == eps / s ** 3 * c')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from symnorm.errors import SourceError
+from symnorm.lang.latex_index import Indexed, IndexSum, has_index, lower
+from symnorm.lang.latex_parser import ExprParser, RawRel
+from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
+from symnorm.lang.syntax import (
+    BinOp,
+    Call,
+    Claim,
+    Expr,
+    Let,
+    Name,
+    Neg,
+    Num,
+    Pos,
+    Relation,
+    Statement,
+    Transpose,
+)
+
+__all__ = ["DEFAULT_FUNCTIONS", "LATEX_NAMES", "MAX_TREE_DEPTH", "parse_latex_equation"]
+
+#: Single-letter names read as functions when directly followed by ``(``; any other letter
+#: followed by ``(`` is a product (``a(x+b)`` is ``a*(x + b)``).
+DEFAULT_FUNCTIONS = frozenset({"N", "R", "f", "g", "h", "F", "G"})
+#: Deepest expression tree accepted (a sum of 5,000 terms is 5,000 deep).
+MAX_TREE_DEPTH = 120
+
+#: What the reader maps to what (documentation table; ``docs/latex.md`` shows it in full).
+LATEX_NAMES: dict[str, str] = {
+    **{k: v for k, v in GREEK.items()},
+    "\\mathbf 1, \\mathbf{1}, \\mathbb 1, \\boldsymbol 1, \\bm 1": "ones",
+    "\\mathbf 0": "0",
+    "I, I_d": "I",
+    "^\\top, ^T, ^\\intercal, ^{\\mathsf T}": "Transpose (.T)",
+    "\\mathcal N_\\epsilon(y)": "N(y) with params ('eps',)",
+    "\\operatorname{BN}_\\epsilon(0;\\{0,b\\})": "BN(0; [0, b]) with params ('eps',)",
+    "\\operatorname{Name}, \\mathrm{Name}": "Name (a function when followed by '(')",
+    "\\|y\\|, \\|y\\|_2": "norm(y)",
+    "|y|": "abs(y)",
+    "\\langle a, b\\rangle": "a.T * b",
+    "\\frac{a}{b}": "a / b",
+    "\\sqrt{a}": "sqrt(a)",
+    "\\sqrt[n]{a}": "a ** (1/n)",
+    "\\exp, \\log, \\ln, \\operatorname{tr}": "exp, log, log, trace",
+    "\\cdot, \\times, implicit product": "*",
+    "\\sum_{i=1}^m (body in x_i)": "sum(x), u.T*w (see docs)",
+    "\\hat x, \\bar x, \\tilde x": "xhat, xbar, xtilde",
+    "x_1, \\mu_\\mathcal{B}": "x_1, mu_B",
+    "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "dl_dxhat (a named vector)",
+    "=, \\neq, <, >, \\le, \\ge": "==, !=, <, >, <=, >=",
+    ":=, \\coloneqq, \\leftarrow, \\gets": "definition (let)",
+}
+
+_INEQ = ("<", ">", "<=", ">=", "!=")
+
+
+def parse_latex_equation(
+    text: str, label: str, *, file: str = "<latex>", line: int = 1, column: int = 1,
+    is_defined: Callable[[str], bool] = lambda n: False,
+    is_function: Callable[[str], bool] | None = None,
+) -> list[Statement]:
+    """Parse one display equation; definitions first, then claims ``LABEL.1``, ``LABEL.2``...
+
+    ``is_defined(name)`` says whether the document already defines ``name`` (then
+    ``name = ...`` is a claim, otherwise a definition); ``is_function(letter)`` whether a
+    single letter followed by ``(`` is a function call (default :data:`DEFAULT_FUNCTIONS`
+    and functions defined earlier in the equation).
+    """
+    toks = tokenize(text, file, line, column)
+    is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
+    reader = _Equation(text, file, is_defined)
+    parser = ExprParser(text, toks, file, reader.defined, is_fn)
+    raws = parser.equation()
+    return reader.build(raws, label)
+
+
+def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:
+    return SourceError(msg, file, pos.line, pos.col, hint)
+
+
+def _children(e: object) -> tuple[object, ...]:
+    if isinstance(e, BinOp):
+        return (e.left, e.right)
+    if isinstance(e, (Neg, Transpose)):
+        return (e.operand,)
+    if isinstance(e, Call):
+        return e.args + (e.batch or ())
+    if isinstance(e, IndexSum):
+        return (e.body,)
+    return ()
+
+
+def tree_depth(e: object) -> int:
+    """Depth of an expression tree, computed without recursion (trees can be deep)."""
+    best, stack = 0, [(e, 1)]
+    while stack:
+        node, d = stack.pop()
+        best = max(best, d)
+        stack.extend((c, d + 1) for c in _children(node))
+    return best
+
+
+def names_in(e: object) -> set[str]:
+    """Every name (and called function) in ``e``."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (Name, Indexed)):
+            out.add(node.id)
+        elif isinstance(node, Call):
+            out.add(node.func)
+        stack.extend(_children(node))
+    return out
+
+
+def subst(e: Expr, mapping: dict[str, Expr]) -> Expr:
+    """Replace names by expressions (used to expand local definitions into function bodies)."""
+    if isinstance(e, Name):
+        return mapping.get(e.id, e)
+    if isinstance(e, BinOp):
+        return BinOp(e.op, subst(e.left, mapping), subst(e.right, mapping), e.pos)
+    if isinstance(e, Neg):
+        return Neg(subst(e.operand, mapping), e.pos)
+    if isinstance(e, Transpose):
+        return Transpose(subst(e.operand, mapping), e.pos)
+    if isinstance(e, Call):
+        batch = tuple(subst(b, mapping) for b in e.batch) if e.batch is not None else None
+        return Call(e.func, tuple(subst(a, mapping) for a in e.args), e.pos, batch, e.params)
+    return e
+
+
+class _Equation:
+    """Turns the raw relations of one equation into ordered statements."""
+
+    def __init__(self, text: str, file: str, is_defined: Callable[[str], bool]) -> None:
+        self.text, self.file, self.is_defined = text, file, is_defined
+        self.lets: dict[str, Let] = {}
+
+    def defined(self, name: str) -> bool:
+        return name in BUILTIN_NAMES or name in self.lets or bool(self.is_defined(name))
+
+    def build(self, raws: list[RawRel], label: str) -> list[Statement]:
+        for r in raws:
+            for side in (r.left, r.right):
+                if tree_depth(side) > MAX_TREE_DEPTH:
+                    raise _err(f"expression nested more than {MAX_TREE_DEPTH} levels deep "
+                               "(or a sum/product of too many terms)", r.pos, self.file,
+                               "split the equation")
+        pending: list[tuple[RawRel, Relation]] = []
+        assumptions: list[Relation] = []
+        for r in raws:
+            target = _def_target(r.left)
+            defining = r.op in DEFINERS or (
+                r.op == "==" and target is not None and not self.defined(target[0]))
+            if defining:
+                self._define(r, target)
+            elif r.op in _INEQ and _is_scalar_bound(r):
+                assumptions.append(Relation(r.op, _plain(r.left), _plain(r.right), r.pos))
+            else:
+                pending.append((r, self._relation(r)))
+        out: list[Statement] = list(self._ordered_lets())
+        for k, (r, rel) in enumerate(pending, 1):
+            out.append(Claim(f"{label}.{k}", rel, (), r.pos, source=r.source, origin="latex",
+                             local_assumptions=tuple(assumptions)))
+        return out
+
+    def _relation(self, r: RawRel) -> Relation:
+        free: list[str] = []
+        left, lv = lower(r.left, None, self.file, free)
+        right, rv = lower(r.right, None, self.file, free)
+        if lv and not rv:
+            right = BinOp("*", right, Name("ones", r.pos), r.pos)
+        elif rv and not lv:
+            left = BinOp("*", left, Name("ones", r.pos), r.pos)
+        return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
+
+    def _define(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None) -> None:
+        if target is None:
+            raise _err(f"left side of {r.op_text} is not a name, f(args) or x_i", r.pos,
+                       self.file, "only a new name can be defined")
+        name, params, kind = target
+        if self.defined(name):
+            raise _err(f"{r.op_text} redefines {name!r}", r.pos, self.file,
+                       "use = to state a claim about a defined name")
+        body, vec = lower(r.right, None, self.file, [])
+        if kind == "indexed" and not vec:
+            body = BinOp("*", body, Name("ones", r.pos), r.pos)
+        elif kind != "indexed" and vec:
+            raise _err(f"the right side has a free index but {name} has none", r.pos,
+                       self.file, f"write {name}_i on the left")
+        if kind == "squared":  # sigma^2 = E defines sigma = sqrt(E); it is used squared
+            body = Call("sqrt", (body,), r.pos)
+        if name in names_in(body) and name not in params:
+            raise _err(f"{name} is defined in terms of itself", r.pos, self.file)
+        self.lets[name] = Let(name, params, body, r.pos)
+
+    def _ordered_lets(self) -> list[Let]:
+        lets = dict(self.lets)
+        # c=Px, N(x)=c/...: local definitions that use the parameter x are expanded in the
+        # body, so N is a function of its argument as the paper means it.
+        plain = {n: lt for n, lt in lets.items() if not lt.params}
+        for name, lt in lets.items():
+            if not lt.params:
+                continue
+            body = lt.body
+            for _ in range(len(plain) + 1):
+                hits = {n: plain[n].body for n in names_in(body) & plain.keys()
+                        if _depends(n, plain, set(lt.params), set())}
+                if not hits:
+                    break
+                body = subst(body, hits)
+            lets[name] = Let(name, lt.params, body, lt.pos)
+        order: list[Let] = []
+        done: set[str] = set()
+
+        def visit(n: str, trail: tuple[str, ...]) -> None:
+            if n in done:
+                return
+            if n in trail:
+                raise _err(f"circular definitions: {' -> '.join(trail + (n,))}",
+                           lets[n].pos, self.file)
+            for m in sorted(names_in(lets[n].body) & lets.keys()):
+                if m not in lets[n].params:
+                    visit(m, trail + (n,))
+            done.add(n)
+            order.append(lets[n])
+
+        for n in lets:
+            visit(n, ())
+        return order
+
+
+def _depends(name: str, plain: dict[str, Let], params: set[str], seen: set[str]) -> bool:
+    if name in seen:
+        return False
+    seen.add(name)
+    used = names_in(plain[name].body)
+    return bool(used & params) or any(_depends(m, plain, params, seen)
+                                      for m in used & plain.keys())
+
+
+def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
+    """What ``e = ...`` would define: (name, params, kind) or None if not definable."""
+    if isinstance(e, Name) and e.id not in BUILTIN_NAMES:
+        return e.id, (), "plain"
+    if isinstance(e, Indexed):
+        return e.id, (), "indexed"
+    if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES:
+        ids = [a.id for a in e.args if isinstance(a, Name)]
+        if len(ids) == len(e.args) and len(set(ids)) == len(ids):
+            return e.func, tuple(ids), "function"
+    if (isinstance(e, BinOp) and e.op == "**" and isinstance(e.left, Name)
+            and isinstance(e.right, Num) and e.right.value == 2
+            and e.left.id not in BUILTIN_NAMES):
+        return e.left.id, (), "squared"
+    return None
+
+
+def _simple(e: object) -> str:
+    if isinstance(e, Name):
+        return "name"
+    if isinstance(e, Num) or isinstance(e, Neg) and isinstance(e.operand, Num):
+        return "num"
+    return ""
+
+
+def _is_scalar_bound(r: RawRel) -> bool:
+    """``a>0``, ``d\\ge 2``, ``0<a``, ``a\\le b``: an assumption, not a claim."""
+    kinds = {_simple(r.left), _simple(r.right)}
+    return "" not in kinds and "name" in kinds
+
+
+def _plain(e: object) -> Expr:
+    if has_index(e):  # pragma: no cover - _is_scalar_bound admits names and numbers only
+        raise ValueError("indexed assumption")
+    return e  # type: ignore[return-value]

@@ -1,0 +1,407 @@
+"""Atoms and scripts of the LaTeX subset: one factor such as ``\\mathcal N_\\epsilon(x)^2``.
+
+Called by :meth:`symnorm.lang.latex_parser.ExprParser.factor` with the nesting depth
+already counted; every branch either consumes its tokens and returns a syntax node or
+raises a :class:`SourceError` that names the token.
+
+>>> from symnorm.lang.latex import parse_latex_equation
+>>> str(parse_latex_equation(r"y = \\|Px\\|_2^2", "t", is_defined=lambda n: n != "y")[0].body)
+'norm(P * x) ** 2'
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum
+from symnorm.lang.latex_tokens import ACCENTS, BOLD, FRACS, FUNCTION_MACROS, GREEK, Tok
+from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose
+
+if TYPE_CHECKING:
+    from symnorm.lang.latex_parser import ExprParser
+
+__all__ = ["parse_factor"]
+
+_TRANSPOSE = object()
+_TRANSPOSES = ("\\top", "\\intercal", "T")
+_OPNAMES = {"tr": "trace", "Tr": "trace"}
+_NAMED = ("\\operatorname", "\\mathrm", "\\text", "\\textrm")
+_KNOWN_HINT = ("accepted: \\frac \\sqrt \\cdot \\times \\left \\right \\| \\langle \\sum "
+               "\\mathbf \\mathcal \\operatorname \\mathrm \\hat \\exp \\log, Greek letters, "
+               "\\top, relations = \\neq < > \\le \\ge (see docs/latex.md)")
+
+
+def _letter(t: Tok | None) -> bool:
+    return t is not None and len(t.text) == 1 and t.text.isalpha()
+
+
+def parse_factor(p: ExprParser, t: Tok) -> Expr:
+    """Parse one factor starting at token ``t`` (not yet consumed)."""
+    if t.text == "\\sum":
+        return _sum(p)  # type: ignore[return-value]
+    if t.text[0].isdigit():
+        return _post(p, "expr", p.number(), t)
+    p.i += 1
+    kind, val = _atom(p, t)
+    return _post(p, kind, val, t)
+
+
+def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
+    s, pos = t.text, p.pos(t)
+    if _letter(t):
+        return ("I", Name("I", pos)) if s == "I" else ("name", s)
+    if s in GREEK:
+        return "name", GREEK[s]
+    if s in ("(", "["):
+        return "expr", p.group(t)
+    if s == "{":
+        e = p.group(t)
+        if isinstance(e, Neg) or isinstance(e, BinOp) and e.op in ("+", "-", "/"):
+            raise p.err("braces {...} around a sum or quotient are invisible in LaTeX", t,
+                        "use parentheses ( ) or \\left( \\right)")
+        return "expr", e
+    if s == "\\|":
+        return "norm", p.delimited(t, "\\|")
+    if s == "|":
+        return "expr", Call("abs", (p.delimited(t, "|"),), pos)
+    if s == "\\langle":
+        p.closers.append(None)
+        try:
+            a = p.expr()
+            p.expect(",", t)
+            b = p.expr()
+        finally:
+            p.closers.pop()
+        p.expect("\\rangle", t)
+        return "expr", BinOp("*", Transpose(a, pos), b, pos)
+    if s in FRACS:
+        return "expr", _frac(p, t)
+    if s == "\\sqrt":
+        return "expr", _sqrt(p, t)
+    if s in BOLD:
+        word = _letter_arg(p, t)
+        if word == "1":
+            return "ones", Name("ones", pos)
+        if word == "0":
+            return "expr", Num(Fraction(0), pos)
+        if word.isdigit():
+            raise p.err(f"{s} {word}: only \\mathbf 1 (ones) and \\mathbf 0 are accepted", t)
+        return ("I", Name("I", pos)) if word == "I" else ("name", word)
+    if s in ("\\mathcal", "\\mathscr"):
+        word = _letter_arg(p, t)
+        if not word.isalpha() or len(word) != 1:
+            raise p.err(f"{s} takes one letter", t)
+        return "func", word
+    if s in _NAMED:
+        word = _word_arg(p, t)
+        word = _OPNAMES.get(word, word)
+        return ("name" if len(word) == 1 else "func"), word
+    if s in ACCENTS:
+        word = _letter_arg(p, t)
+        if not word[0].isalpha():
+            raise p.err(f"{s} takes a letter", t)
+        return "name", word + ACCENTS[s]
+    if s in FUNCTION_MACROS:
+        return "call", FUNCTION_MACROS[s]
+    if s == "\\partial":
+        raise p.err("\\partial is accepted only as \\frac{\\partial \\ell}{\\partial z} "
+                    "(a named derivative)", t)
+    if s == "\\{":
+        raise p.err("set braces \\{...\\} are accepted only as the batch of "
+                    "\\operatorname{BN}(x;\\{...\\})", t)
+    if s == "\\mathsf":
+        raise p.err("\\mathsf is accepted only in the transpose ^{\\mathsf T}", t)
+    if t.is_cmd:
+        raise p.err(f"unsupported LaTeX command {s}", t, _KNOWN_HINT)
+    raise p.err(f"unexpected {s!r}", t)
+
+
+def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
+    """Scripts, calls and powers after an atom."""
+    pos = p.pos(t)
+    sub, sup = _scripts(p)
+    if kind in ("name", "func", "call"):
+        name = str(val)
+        if p.at("(") and (kind != "name" or p.is_fn(name)):
+            if sup is not None:
+                raise p.err(f"superscript before the arguments of {name}", t,
+                            "write (f(x))^2")
+            o = p.next()
+            args, batch = p.call_args(o)
+            call = Call(name, args, pos, batch, tuple(sub) if sub else ())
+            sub2, sup2 = _scripts(p)
+            if sub2 is not None:
+                raise p.err(f"subscript after the arguments of {name}", t)
+            return _apply(call, sup2, t, p)
+        if kind == "call":
+            raise p.err(f"{t.text} needs a parenthesized argument", t, f"write {t.text}(x)")
+        return _apply(_named(p, name, sub, t), sup, t, p)
+    if sub is not None:
+        allowed = {"I": ["d"], "ones": ["d"], "norm": ["2"]}.get(kind)
+        if sub != allowed:
+            what = {"I": "I_d", "ones": "\\mathbf 1_d", "norm": "\\|y\\|_2"}.get(kind)
+            raise p.err(f"subscript _{','.join(sub)} is not accepted here", t,
+                        f"only {what}" if what else "subscripts belong to names")
+    node = Call("norm", (val,), pos) if kind == "norm" else val
+    return _apply(node, sup, t, p)  # type: ignore[arg-type]
+
+
+def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
+    pos = p.pos(t)
+    if sub is None:
+        return Name(name, pos)
+    if len(sub) != 1:
+        raise p.err(f"comma in the subscript of {name}", t)
+    if sub[0] in INDEX_LETTERS:
+        return Indexed(name, sub[0], pos)  # type: ignore[return-value]
+    return Name(f"{name}_{sub[0]}", pos)
+
+
+def _apply(node: Expr, sup: object, t: Tok, p: ExprParser) -> Expr:
+    if sup is None:
+        return node
+    if sup is _TRANSPOSE:
+        return Transpose(node, p.pos(t))
+    return BinOp("**", node, sup, p.pos(t))  # type: ignore[arg-type]
+
+
+def _scripts(p: ExprParser) -> tuple[list[str] | None, object]:
+    sub: list[str] | None = None
+    sup: object = None
+    while p.at("_", "^", "'"):
+        t = p.next()
+        if t.text == "'":
+            raise p.err("primes are not accepted", t, "name the derivative explicitly")
+        if t.text == "_":
+            if sub is not None:
+                raise p.err("double subscript", t)
+            sub = _sub_arg(p)
+        else:
+            if sup is not None:
+                raise p.err("double superscript", t, "use braces: x^{a^b}")
+            sup = _sup_arg(p, t)
+    return sub, sup
+
+
+def _sub_item(p: ExprParser, single: bool) -> str:
+    t = p.peek()
+    if t is None:
+        raise p.err("equation ended inside a subscript")
+    if t.text[0].isdigit():
+        if "." in t.text:
+            raise p.err("decimal point in a subscript", t)
+        return str(p.number(single=single))
+    p.i += 1
+    if _letter(t):
+        return t.text
+    if t.text in GREEK:
+        return GREEK[t.text]
+    if t.text in ("\\mathcal", "\\mathscr", "\\mathbf", "\\mathrm", "\\mathsf", "\\text"):
+        return _word_arg(p, t)
+    raise p.err(f"{t.text!r} in a subscript", t,
+                "subscripts hold letters, digits and Greek letters")
+
+
+def _sub_arg(p: ExprParser) -> list[str]:
+    if not p.at("{"):
+        return [_sub_item(p, single=True)]
+    o = p.next()
+    words = [""]
+    while not p.at("}"):
+        if p.at(","):
+            p.i += 1
+            words.append("")
+        else:
+            words[-1] += _sub_item(p, single=False)
+    p.expect("}", o)
+    if not all(words):
+        raise p.err("empty subscript", o)
+    return words
+
+
+def _sup_arg(p: ExprParser, caret: Tok) -> object:
+    t = p.peek()
+    if t is None:
+        raise p.err("equation ended after '^'", caret)
+    if t.text in _TRANSPOSES:
+        p.i += 1
+        return _TRANSPOSE
+    if t.text == "\\mathsf":
+        p.i += 1
+        if _word_arg(p, t) != "T":
+            raise p.err("\\mathsf is accepted only in the transpose ^{\\mathsf T}", t)
+        return _TRANSPOSE
+    if t.text == "{":
+        a, b = p.peek(1), p.peek(2)
+        if a is not None and a.text in _TRANSPOSES and b is not None and b.text == "}":
+            p.i += 3
+            return _TRANSPOSE
+        if a is not None and a.text == "\\mathsf":
+            p.i += 2
+            if _word_arg(p, a) != "T":
+                raise p.err("\\mathsf is accepted only in the transpose ^{\\mathsf T}", a)
+            p.expect("}", t)
+            return _TRANSPOSE
+        p.i += 1
+        return p.group(t)
+    if t.text[0].isdigit():
+        return p.number(single=True)
+    if _letter(t) or t.text in GREEK:
+        p.i += 1
+        return Name(GREEK.get(t.text, t.text), p.pos(t))
+    raise p.err(f"superscript {t.text!r} must be one letter or digit or a group {{...}}", t)
+
+
+def _letter_arg(p: ExprParser, cmd: Tok, nested: bool = False) -> str:
+    """The argument of ``\\mathbf``, ``\\hat``...: one letter, digit or Greek letter."""
+    braced = p.at("{")
+    o = p.next() if braced else cmd
+    t = p.peek()
+    if t is None:
+        raise p.err(f"{cmd.text} without an argument", cmd)
+    if t.text[0].isdigit():
+        word = str(p.number(single=True))
+    else:
+        p.i += 1
+        if _letter(t):
+            word = t.text
+        elif t.text in GREEK:
+            word = GREEK[t.text]
+        elif t.text in BOLD and not nested:
+            word = _letter_arg(p, t, nested=True)
+        else:
+            raise p.err(f"{cmd.text} takes one letter, digit or Greek letter, got {t.text!r}",
+                        t)
+    if braced:
+        p.expect("}", o)
+    return word
+
+
+def _word_arg(p: ExprParser, cmd: Tok) -> str:
+    """The argument of ``\\operatorname``/``\\mathrm``: letters and digits, braced."""
+    if not p.at("{"):
+        t = p.next(f"an argument of {cmd.text}")
+        if not _letter(t):
+            raise p.err(f"{cmd.text} takes a braced name", t)
+        return t.text
+    o = p.next()
+    word = ""
+    while not p.at("}"):
+        t = p.next("'}'")
+        if not (t.text.isalnum() and t.text.isascii()):
+            raise p.err(f"{t.text!r} inside {cmd.text}{{...}}", t,
+                        "only letters and digits form a name")
+        word += t.text
+    p.expect("}", o)
+    if not word or not word[0].isalpha():
+        raise p.err(f"{cmd.text}{{{word}}} is not a name", cmd)
+    return word
+
+
+def _arg(p: ExprParser, cmd: Tok) -> Expr:
+    """A macro argument: ``{expr}`` or one letter, digit or Greek letter."""
+    t = p.peek()
+    if t is None:
+        raise p.err(f"{cmd.text} is missing an argument", cmd)
+    if t.text == "{":
+        p.i += 1
+        return p.group(t)
+    if t.text[0].isdigit():
+        return p.number(single=True)
+    if _letter(t) or t.text in GREEK:
+        p.i += 1
+        return Name(GREEK.get(t.text, t.text), p.pos(t))
+    raise p.err(f"{cmd.text} needs braced arguments, got {t.text!r}", t,
+                f"write {cmd.text}{{...}}")
+
+
+def _frac(p: ExprParser, t: Tok) -> Expr:
+    nxt = p.peek(1)
+    if p.at("{") and nxt is not None and nxt.text == "\\partial":
+        return _derivative(p, t)
+    num = _arg(p, t)
+    den = _arg(p, t)
+    return BinOp("/", num, den, p.pos(t))
+
+
+def _sqrt(p: ExprParser, t: Tok) -> Expr:
+    n = 2
+    if p.at("["):
+        o = p.next()
+        k = p.peek()
+        if k is None or not k.text.isdigit():
+            raise p.err("\\sqrt[n] needs a whole number n", k or o)
+        n = int(p.number().value)
+        p.expect("]", o)
+        if n < 2:
+            raise p.err(f"\\sqrt[{n}] is not a root", o)
+    body = _arg(p, t)
+    if n == 2:
+        return Call("sqrt", (body,), p.pos(t))
+    return BinOp("**", body, Num(Fraction(1, n), p.pos(t)), p.pos(t))
+
+
+def _plain_name(p: ExprParser) -> str:
+    t = p.next("a name")
+    if _letter(t):
+        return t.text
+    if t.text in GREEK:
+        return GREEK[t.text]
+    if t.text in ACCENTS:
+        return _letter_arg(p, t) + ACCENTS[t.text]
+    if t.text in BOLD:
+        return _letter_arg(p, t)
+    raise p.err(f"expected a name after \\partial, got {t.text!r}", t)
+
+
+def _derivative(p: ExprParser, t: Tok) -> Expr:
+    """``\\frac{\\partial \\ell}{\\partial \\hat x_i}`` is the named vector ``dl_dxhat``."""
+    o = p.next()
+    p.expect("\\partial")
+    num = _plain_name(p)
+    p.expect("}", o)
+    o2 = p.expect("{")
+    p.expect("\\partial")
+    base = _plain_name(p)
+    sub, sup = _scripts(p)
+    p.expect("}", o2)
+    if sup is not None and not (isinstance(sup, Num) and sup.value.denominator == 1):
+        raise p.err("the variable of a named derivative may carry only a digit exponent", o2)
+    name = f"d{num}_d{base}{sup if sup is not None else ''}"
+    return _named(p, name, sub, t)
+
+
+def _sum(p: ExprParser) -> IndexSum:
+    t = p.next()
+    index = None
+    seen: set[str] = set()
+    while p.at("_", "^"):
+        s = p.next()
+        if s.text in seen:
+            raise p.err(f"double {s.text} on \\sum", s)
+        seen.add(s.text)
+        braced = p.at("{")
+        o = p.next() if braced else s
+        k = p.next("a sum index" if s.text == "_" else "an upper bound")
+        if s.text == "_":
+            if k.text not in INDEX_LETTERS:
+                raise p.err(f"sum index {k.text!r}: use i, j or k", k)
+            index = k.text
+            if braced and p.at("="):
+                p.i += 1
+                lo = p.next("a lower bound")
+                if lo.text != "1":
+                    raise p.err(f"sum from {lo.text}: only sums from 1 are accepted", lo)
+        elif not (_letter(k) or k.text in GREEK):
+            raise p.err(f"upper bound {k.text!r} of \\sum must be a name", k,
+                        "the sum runs over all entries of the indexed vectors")
+        if braced:
+            p.expect("}", o)
+    if index is None:
+        raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^m", t)
+    sign = p.next() if p.at("+", "-") else None
+    body: object = p.term()
+    if sign is not None and sign.text == "-":
+        body = Neg(body, p.pos(sign))  # type: ignore[arg-type]
+    return IndexSum(index, body, p.pos(t))

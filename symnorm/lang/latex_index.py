@@ -1,0 +1,220 @@
+"""Index notation of the LaTeX reader: ``x_i`` entries and ``\\sum_i`` sums become vector algebra.
+
+The parser marks ``x_i`` (subscript ``i``, ``j`` or ``k``) as :class:`Indexed` and
+``\\sum_{i=1}^m body`` as :class:`IndexSum`; :func:`lower` rewrites both into the
+claim language, where vectors are whole objects:
+
+* outside a sum, an equation with a free index is elementwise: ``y_i = \\gamma\\hat x_i +
+  \\beta`` is ``y == gamma*xhat + beta*ones`` (a scalar added to an entry becomes
+  ``scalar*ones``);
+* inside a sum, each product term may hold at most two indexed factors: none gives
+  ``c*sum(ones)``, one gives ``c*sum(u)``, two give ``c*(u.T*w)`` (``x_i^2`` and
+  ``(x_i-\\mu)^2`` count as two).
+
+Anything else (``\\sqrt{x_i}``, ``x_i y_i`` outside a sum, nested sums, two index letters)
+is refused with a :class:`SourceError`: it is elementwise algebra the claim language
+cannot state.
+
+>>> from symnorm.lang.syntax import Pos
+>>> p = Pos(1, 1)
+>>> e, vec = lower(IndexSum("i", BinOp("*", Indexed("x", "i", p), Indexed("y", "i", p), p),
+...                p), None, "<t>")
+>>> str(e), vec
+('x.T * y', False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from symnorm.errors import SourceError
+from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Transpose, VectorLit
+
+__all__ = ["INDEX_LETTERS", "IndexSum", "Indexed", "has_index", "lower"]
+
+#: Subscripts that mean "entry i of the vector" rather than part of a name.
+INDEX_LETTERS = ("i", "j", "k")
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """``x_i``: entry ``index`` of the vector ``id`` (parser-internal, never returned)."""
+
+    id: str
+    index: str
+    pos: Pos = field(compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.id}_{self.index}"
+
+
+@dataclass(frozen=True)
+class IndexSum:
+    """``\\sum_{index} body`` (parser-internal, never returned)."""
+
+    index: str
+    body: object
+    pos: Pos = field(compare=False)
+
+    def __str__(self) -> str:
+        return f"sum_{self.index}({self.body})"
+
+
+def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:
+    return SourceError(msg, file, pos.line, pos.col, hint)
+
+
+def _ones(pos: Pos) -> Name:
+    return Name("ones", pos)
+
+
+def _spread(e: Expr, pos: Pos) -> Expr:
+    """A scalar standing next to vector entries: ``e*ones``."""
+    return BinOp("*", e, _ones(pos), pos)
+
+
+def has_index(e: object) -> bool:
+    """Whether ``e`` contains an :class:`Indexed` entry or an :class:`IndexSum`."""
+    if isinstance(e, (Indexed, IndexSum)):
+        return True
+    if isinstance(e, BinOp):
+        return has_index(e.left) or has_index(e.right)
+    if isinstance(e, (Neg, Transpose)):
+        return has_index(e.operand)
+    if isinstance(e, Call):
+        return any(has_index(a) for a in e.args + (e.batch or ()))
+    return False
+
+
+def lower(e: object, bound: str | None, file: str,
+          free: list[str] | None = None) -> tuple[Expr, bool]:
+    """Rewrite ``e`` without index nodes; the flag says it stands for a vector of entries.
+
+    ``bound`` is the index of the enclosing sum (None outside sums); ``free`` collects the
+    free index letter of an elementwise equation so that two letters are refused.
+    """
+    free = [] if free is None else free
+    if isinstance(e, (Num, Name, VectorLit)):
+        return e, False
+    if isinstance(e, Indexed):
+        if bound is not None and e.index != bound:
+            raise _err(f"index {e.index} inside a sum over {bound}", e.pos, file,
+                       "one index letter per sum; mixed indices are not supported")
+        if bound is None:
+            if free and free[0] != e.index:
+                raise _err(f"two free indices {free[0]} and {e.index} in one relation",
+                           e.pos, file, "use one index letter per relation")
+            free.append(e.index)
+        return Name(e.id, e.pos), True
+    if isinstance(e, IndexSum):
+        if bound is not None:
+            raise _err("nested sums are not supported", e.pos, file)
+        return _lower_sum(e, file), False
+    if isinstance(e, Neg):
+        inner, vec = lower(e.operand, bound, file, free)
+        return Neg(inner, e.pos), vec
+    if isinstance(e, Transpose):
+        inner, vec = lower(e.operand, bound, file, free)
+        if vec:
+            raise _err("transpose of an indexed entry", e.pos, file)
+        return Transpose(inner, e.pos), False
+    if isinstance(e, Call):
+        args = [lower(a, bound, file, free) for a in e.args]
+        batch = [lower(b, bound, file, free) for b in e.batch] if e.batch is not None else []
+        if any(v for _, v in args + batch):
+            raise _err(f"{e.func}(...) applied to indexed entries", e.pos, file,
+                       "functions of entries are elementwise; write the vector form")
+        return Call(e.func, tuple(a for a, _ in args), e.pos,
+                    tuple(b for b, _ in batch) if e.batch is not None else None,
+                    e.params), False
+    if isinstance(e, BinOp):
+        left, lv = lower(e.left, bound, file, free)
+        right, rv = lower(e.right, bound, file, free)
+        if e.op in ("+", "-"):
+            if lv != rv:
+                left, right = (left, _spread(right, e.pos)) if lv else (_spread(left, e.pos),
+                                                                       right)
+            return BinOp(e.op, left, right, e.pos), lv or rv
+        if lv and rv:
+            what = "product" if e.op in ("*", "@") else "quotient or power"
+            raise _err(f"{what} of two indexed quantities outside a sum", e.pos, file,
+                       "entrywise products are only accepted as a summand of \\sum")
+        if rv and e.op in ("/", "**"):
+            raise _err("indexed entry in a denominator or exponent", e.pos, file)
+        if lv and e.op == "**":
+            raise _err("power of an indexed entry outside a sum", e.pos, file,
+                       "x_i^2 is accepted only as a summand of \\sum")
+        return BinOp(e.op, left, right, e.pos), lv or rv
+    raise _err(f"internal: unexpected node {type(e).__name__}", Pos(1, 1), file)
+
+
+def _terms(e: object, sign: int, out: list[tuple[int, object]]) -> None:
+    if isinstance(e, BinOp) and e.op in ("+", "-"):
+        _terms(e.left, sign, out)
+        _terms(e.right, sign if e.op == "+" else -sign, out)
+    elif isinstance(e, Neg):
+        _terms(e.operand, -sign, out)
+    else:
+        out.append((sign, e))
+
+
+def _factors(e: object, num: list[object], den: list[object]) -> int:
+    """Split a product into numerator and denominator factors; returns the sign."""
+    if isinstance(e, BinOp) and e.op in ("*", "@"):
+        return _factors(e.left, num, den) * _factors(e.right, num, den)
+    if isinstance(e, BinOp) and e.op == "/" and not has_index(e.right):
+        den.append(e.right)
+        return _factors(e.left, num, den)
+    if isinstance(e, Neg):
+        return -_factors(e.operand, num, den)
+    num.append(e)
+    return 1
+
+
+def _lower_sum(s: IndexSum, file: str) -> Expr:
+    pos = s.pos
+    terms: list[tuple[int, object]] = []
+    _terms(s.body, 1, terms)
+    total: Expr | None = None
+    for sign, term in terms:
+        num: list[object] = []
+        den: list[object] = []
+        sign *= _factors(term, num, den)
+        coeff: list[Expr] = []
+        vecs: list[Expr] = []
+        for f in num:
+            if not has_index(f):
+                coeff.append(lower(f, s.index, file)[0])
+            elif (isinstance(f, BinOp) and f.op == "**" and isinstance(f.right, Num)
+                  and f.right.value == 2):
+                base, _ = _entry(f.left, s.index, file)
+                vecs += [base, base]
+            else:
+                vecs.append(_entry(f, s.index, file)[0])
+        if len(vecs) > 2:
+            raise _err("a summand with more than two indexed factors", pos, file,
+                       "only sums of entries and of products of two entries are accepted")
+        if not vecs:
+            core: Expr = Call("sum", (_ones(pos),), pos)
+        elif len(vecs) == 1:
+            core = Call("sum", (vecs[0],), pos)
+        else:
+            core = BinOp("*", Transpose(vecs[0], pos), vecs[1], pos)
+        for c in coeff:
+            core = BinOp("*", c, core, pos)
+        for d in den:
+            core = BinOp("/", core, lower(d, s.index, file)[0], pos)
+        if total is None:
+            total = core if sign > 0 else Neg(core, pos)
+        else:
+            total = BinOp("+" if sign > 0 else "-", total, core, pos)
+    assert total is not None
+    return total
+
+
+def _entry(e: object, index: str, file: str) -> tuple[Expr, bool]:
+    out, vec = lower(e, index, file)
+    if not vec:  # pragma: no cover - has_index() was true, so lower found an entry
+        raise _err("expected an indexed factor", getattr(e, "pos", Pos(1, 1)), file)
+    return out, vec
+

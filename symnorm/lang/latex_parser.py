@@ -1,0 +1,320 @@
+"""The recursive-descent expression parser behind :func:`symnorm.lang.latex.parse_latex_equation`.
+
+Grammar (tokens from :mod:`symnorm.lang.latex_tokens`; ``docs/latex.md`` has examples)::
+
+    equation := SEP* relation (SEP+ relation)* SEP* ["."]
+    relation := expr (RELOP expr)+                   # chains give one relation per pair
+    expr     := ["+"|"-"] term (("+"|"-") term)*
+    term     := factor (("\\cdot"|"\\times"|"*"|"/") factor | factor)*   # juxtaposition
+    factor   := atom scripts [call scripts]
+    atom     := number | letter | greek | \\mathbf 1 | \\frac | \\sqrt | ( expr ) | [ expr ]
+              | \\| expr \\| | "|" expr "|" | \\langle expr, expr \\rangle | \\operatorname{..}
+              | \\mathrm{..} | \\mathcal X | \\hat x | \\sum_{i=1}^m term | { product }
+    scripts  := ("_" sub | "^" sup)*                 # each at most once
+
+Nesting is capped at :data:`MAX_DEPTH` levels, so no input can exhaust Python's stack.
+
+>>> from symnorm.lang.latex_tokens import tokenize
+>>> p = ExprParser("aPx", tokenize("aPx", "<t>", 1, 1), "<t>", lambda n: False,
+...                lambda n: False)
+>>> str(p.expr())
+'a * P * x'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+
+from symnorm.errors import SourceError
+from symnorm.lang.latex_atoms import parse_factor
+from symnorm.lang.latex_tokens import DEFINERS, GREEK, RELATIONS, SEPARATORS, Tok
+from symnorm.lang.syntax import BinOp, Expr, Neg, Num, Pos
+
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "ExprParser", "RawRel"]
+
+#: Deepest nesting of groups, fractions, roots and scripts.
+MAX_DEPTH = 40
+#: Longest numeric literal (digits).
+MAX_DIGITS = 200
+
+_NONFACTOR = set(RELATIONS) | set(DEFINERS) | set(SEPARATORS) | {
+    "\\cdot", "\\times", "\\rangle", "\\}"}
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+@dataclass(frozen=True)
+class RawRel:
+    """One relation as written: ``op`` is a claim-language relation or a definer."""
+
+    op: str
+    op_text: str
+    left: object
+    right: object
+    pos: Pos
+    source: str
+
+
+class ExprParser:
+    """Parses the token list of one equation; holds the position and nesting depth."""
+
+    def __init__(self, text: str, toks: list[Tok], file: str,
+                 defined: Callable[[str], bool], is_function: Callable[[str], bool]) -> None:
+        self.text, self.toks, self.file = text, toks, file
+        self.defined, self.is_function = defined, is_function
+        self.i = 0
+        self.depth = 0
+        self.closers: list[str | None] = []
+        self.local_fns: set[str] = set()
+
+    # --- tokens -------------------------------------------------------------------------
+
+    def peek(self, k: int = 0) -> Tok | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def at(self, *texts: str) -> bool:
+        t = self.peek()
+        return t is not None and t.text in texts
+
+    def next(self, what: str = "more input") -> Tok:
+        t = self.peek()
+        if t is None:
+            raise self.err(f"equation ended, expected {what}")
+        self.i += 1
+        return t
+
+    def expect(self, text: str, opened: Tok | None = None) -> Tok:
+        t = self.peek()
+        if t is None or t.text != text:
+            got = "the end of the equation" if t is None else repr(t.text)
+            where = f" to close {opened.text!r} at {opened.line}:{opened.col}" if opened else ""
+            raise self.err(f"expected {text!r}{where}, got {got}", t)
+        self.i += 1
+        return t
+
+    def err(self, msg: str, tok: Tok | None = None, hint: str = "") -> SourceError:
+        if tok is None:
+            last = self.toks[-1]
+            return SourceError(msg, self.file, last.line, last.col + len(last.text), hint)
+        return SourceError(msg, self.file, tok.line, tok.col, hint)
+
+    @staticmethod
+    def pos(t: Tok) -> Pos:
+        return Pos(t.line, t.col)
+
+    @contextmanager
+    def nest(self, tok: Tok | None) -> Iterator[None]:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise self.err(f"LaTeX nested more than {MAX_DEPTH} levels deep", tok,
+                               "simplify or split the equation")
+            yield
+        finally:
+            self.depth -= 1
+
+    # --- equation and relations -----------------------------------------------------------
+
+    def equation(self) -> list[RawRel]:
+        rels: list[RawRel] = []
+        while True:
+            while self.at(*SEPARATORS):
+                self.i += 1
+            if self.peek() is None or (self.at(".") and self.peek(1) is None):
+                break
+            rels += self.relation()
+            t = self.peek()
+            if t is None or (t.text == "." and self.peek(1) is None):
+                break
+            if t.text not in SEPARATORS:
+                raise self.err(f"unexpected {t.text!r} after a relation", t,
+                               "separate relations with ',', '\\quad', ';' or '\\\\'")
+        if not rels:
+            raise self.err("no relation in the equation", self.toks[0])
+        return rels
+
+    def relation(self) -> list[RawRel]:
+        first = self.peek()
+        assert first is not None
+        self._function_header()
+        bounds = [(self.i, self.expr(), self.i)]
+        ops: list[Tok] = []
+        while self.at(*RELATIONS, *DEFINERS):
+            op = self.next()
+            if op.text in ("<", ">") and self.at("="):
+                raise self.err(f"'{op.text}=' is not a LaTeX relation", op,
+                               "write \\le or \\ge")
+            ops.append(op)
+            start = self.i
+            bounds.append((start, self.expr(), self.i))
+        if not ops:
+            t = self.peek()
+            got = "the end of the equation" if t is None else repr(t.text)
+            raise self.err(f"expected a relation (=, \\neq, <, \\le, ...), got {got}",
+                           t, "every part of an equation between separators must be a "
+                           "relation")
+        out = []
+        for k, op in enumerate(ops):
+            (a, left, _), (_, right, b) = bounds[k], bounds[k + 1]
+            src = self.text[self.toks[a].start:self.toks[b - 1].end]
+            out.append(RawRel(RELATIONS.get(op.text, op.text), op.text, left, right,
+                              self.pos(self.toks[a]), src))
+        return out
+
+    def _function_header(self) -> None:
+        """``f(x, y) = ...`` with an undefined single-letter ``f`` is a function definition."""
+        toks, j = self.toks, self.i
+
+        def text(k: int) -> str:
+            return toks[k].text if k < len(toks) else ""
+
+        first = text(j)
+        if len(first) == 1 and first.isalpha():
+            name = first
+        elif first in GREEK:
+            name = GREEK[first]
+        else:
+            return
+        j += 1
+        if text(j) == "_":
+            j += 1
+            if text(j) == "{":
+                while j < len(toks) and text(j) != "}":
+                    j += 1
+            j += 1
+        if text(j) != "(":
+            return
+        j += 1
+        while len(text(j)) == 1 and text(j).isalpha() or text(j) in GREEK:
+            j += 1
+            if text(j) != ",":
+                break
+            j += 1
+        if (text(j) == ")" and (text(j + 1) == "=" or text(j + 1) in DEFINERS)
+                and not self.defined(name)):
+            self.local_fns.add(name)
+
+    # --- expressions ----------------------------------------------------------------------
+
+    def expr(self) -> Expr:
+        t = self.peek()
+        if t is None:
+            raise self.err("equation ended, expected an expression")
+        with self.nest(t):
+            sign = None
+            if t.text in ("+", "-"):
+                sign = self.next()
+            node = self.term()
+            if sign is not None and sign.text == "-":
+                node = Neg(node, self.pos(sign))
+            while self.at("+", "-"):
+                op = self.next()
+                node = BinOp(op.text, node, self.term(), node.pos)
+            return node
+
+    def starts_factor(self, t: Tok) -> bool:
+        s = t.text
+        if s in ("\\|", "|"):
+            return not self.closers or self.closers[-1] != s
+        if t.is_cmd:
+            return s not in _NONFACTOR
+        return s[0].isalnum() or s in ("(", "[", "{")
+
+    def term(self) -> Expr:
+        node = self.factor()
+        while (t := self.peek()) is not None:
+            if t.text in ("\\cdot", "\\times", "*"):
+                self.i += 1
+                node = BinOp("*", node, self.factor(), node.pos)
+            elif t.text == "/":
+                self.i += 1
+                node = BinOp("/", node, self.factor(), node.pos)
+                nxt = self.peek()
+                if nxt is not None and self.starts_factor(nxt) and nxt.text != "\\sum":
+                    raise self.err(f"ambiguous product after '/': {nxt.text!r}", nxt,
+                                   "write \\frac{a}{bc} or (a/b)c")
+            elif self.starts_factor(t):
+                if t.text[0].isdigit():
+                    raise self.err(f"number {t.text} directly after a factor", t,
+                                   "write the number first (2x) or use \\cdot")
+                node = BinOp("*", node, self.factor(), node.pos)
+            else:
+                break
+        return node
+
+    def factor(self) -> Expr:
+        t = self.peek()
+        if t is None:
+            raise self.err("equation ended, expected a factor")
+        with self.nest(t):
+            return parse_factor(self, t)
+
+    def number(self, single: bool = False) -> Num:
+        """A literal; ``single`` takes one digit, as in ``x^23`` or ``\\frac12``."""
+        t = self.next("a number")
+        s = t.text
+        if single and len(s) > 1:
+            rest = Tok(s[1:], t.start + 1, t.end, t.line, t.col + 1)
+            self.toks[self.i - 1:self.i] = [Tok(s[0], t.start, t.start + 1, t.line, t.col),
+                                            rest]
+            s = s[0]
+        if len(s) > MAX_DIGITS:
+            raise self.err(f"numeric literal with {len(s)} digits (the limit is "
+                           f"{MAX_DIGITS})", t)
+        return Num(Fraction(s), self.pos(t))
+
+    def group(self, opener: Tok) -> Expr:
+        """After ``(`` or ``[``: the expression and its matching closer."""
+        self.closers.append(None)
+        try:
+            e = self.expr()
+        finally:
+            self.closers.pop()
+        self.expect(_CLOSE[opener.text], opener)
+        return e
+
+    def delimited(self, opener: Tok, closer: str) -> Expr:
+        """After ``\\|`` or ``|``: the expression up to the same delimiter."""
+        self.closers.append(closer)
+        try:
+            e = self.expr()
+        finally:
+            self.closers.pop()
+        self.expect(closer, opener)
+        return e
+
+    def call_args(self, opener: Tok) -> tuple[tuple[Expr, ...], tuple[Expr, ...] | None]:
+        """After ``(`` of a call: ``a, b`` and optionally ``; \\{0, b\\}`` (a batch)."""
+        self.closers.append(None)
+        try:
+            args = [self.expr()]
+            while self.at(","):
+                self.i += 1
+                args.append(self.expr())
+            batch = None
+            if self.at(";"):
+                self.i += 1
+                if self.at("\\{", "["):
+                    o = self.next()
+                    items = [self.expr()]
+                    while self.at(","):
+                        self.i += 1
+                        items.append(self.expr())
+                    self.expect("\\}" if o.text == "\\{" else "]", o)
+                else:
+                    items = [self.expr()]
+                    while self.at(","):
+                        self.i += 1
+                        items.append(self.expr())
+                batch = tuple(items)
+        finally:
+            self.closers.pop()
+        self.expect(")", opener)
+        return tuple(args), batch
+
+    def is_fn(self, name: str) -> bool:
+        return name in self.local_fns or bool(self.is_function(name))
+

@@ -1,0 +1,166 @@
+"""Tokens and name tables of the LaTeX subset read by :mod:`symnorm.lang.latex`.
+
+The tokenizer turns one display equation into a flat list of :class:`Tok` with their
+file positions.  It drops spacing commands and ``&``, folds ``\\left(``/``\\big(`` and
+friends into the bare delimiter, and rejects everything the subset does not know
+(comments, non-ASCII text, macro definitions, file access) before any parsing starts.
+
+>>> [t.text for t in tokenize(r"\\left( a\\,b \\right)^\\top", "<t>", 1, 1)]
+['(', 'a', 'b', ')', '^', '\\\\top']
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from symnorm.errors import SourceError
+
+__all__ = [
+    "ACCENTS",
+    "BOLD",
+    "BUILTIN_NAMES",
+    "DEFINERS",
+    "FORBIDDEN",
+    "FRACS",
+    "FUNCTION_MACROS",
+    "GREEK",
+    "MAX_LENGTH",
+    "RELATIONS",
+    "SEPARATORS",
+    "SPACING",
+    "Tok",
+    "tokenize",
+]
+
+#: Longest equation accepted (characters); longer input is refused before tokenizing.
+MAX_LENGTH = 20_000
+
+#: Greek letters and their names in the claim language.
+GREEK = {
+    "\\alpha": "alpha", "\\beta": "beta", "\\gamma": "gamma", "\\delta": "delta",
+    "\\epsilon": "eps", "\\varepsilon": "eps", "\\zeta": "zeta", "\\eta": "eta",
+    "\\theta": "theta", "\\vartheta": "theta", "\\iota": "iota", "\\kappa": "kappa",
+    "\\lambda": "lambda", "\\mu": "mu", "\\nu": "nu", "\\xi": "xi", "\\pi": "pi",
+    "\\rho": "rho", "\\varrho": "rho", "\\sigma": "sigma", "\\tau": "tau",
+    "\\upsilon": "upsilon", "\\phi": "phi", "\\varphi": "phi", "\\chi": "chi",
+    "\\psi": "psi", "\\omega": "omega", "\\Gamma": "Gamma", "\\Delta": "Delta",
+    "\\Theta": "Theta", "\\Lambda": "Lambda", "\\Xi": "Xi", "\\Pi": "Pi",
+    "\\Sigma": "Sigma", "\\Phi": "Phi", "\\Psi": "Psi", "\\Omega": "Omega", "\\ell": "l",
+}
+
+#: Relation macros and characters -> claim-language relation.
+RELATIONS = {
+    "=": "==", "<": "<", ">": ">", "\\lt": "<", "\\gt": ">", "\\neq": "!=", "\\ne": "!=",
+    "\\le": "<=", "\\leq": "<=", "\\leqslant": "<=", "\\ge": ">=", "\\geq": ">=",
+    "\\geqslant": ">=",
+}
+#: Relations that always define their left side (``v := ...``, ``\mu \leftarrow ...``).
+DEFINERS = ("\\coloneqq", "\\leftarrow", "\\gets", ":=")
+#: Top-level separators between the relations of one equation.
+SEPARATORS = (",", ";", "\\quad", "\\qquad", "\\\\")
+#: Spacing commands, dropped by the tokenizer.
+SPACING = ("\\,", "\\;", "\\:", "\\!", "\\ ", "\\>", "\\thinspace", "\\enspace",
+           "\\medspace", "\\thickspace", "\\displaystyle", "\\textstyle", "\\nonumber",
+           "\\notag")
+#: Macros that define macros, read or write files or change the lexer: named in the error.
+FORBIDDEN = ("\\input", "\\include", "\\write", "\\immediate", "\\openout", "\\openin",
+             "\\read", "\\def", "\\edef", "\\gdef", "\\xdef", "\\let", "\\newcommand",
+             "\\renewcommand", "\\providecommand", "\\DeclareMathOperator", "\\catcode",
+             "\\csname", "\\endcsname", "\\expandafter", "\\usepackage", "\\special",
+             "\\shipout", "\\loop", "\\repeat", "\\begin", "\\end", "\\makeatletter")
+#: Named functions written as macros.
+FUNCTION_MACROS = {"\\exp": "exp", "\\log": "log", "\\ln": "log", "\\tr": "trace"}
+#: Bold/blackboard macros (``\mathbf 1`` is the ones vector, ``\mathbf x`` is ``x``).
+BOLD = ("\\mathbf", "\\mathbb", "\\boldsymbol", "\\bm", "\\vec", "\\mathbfit")
+#: Accents: ``\hat x`` is the name ``xhat``.
+ACCENTS = {"\\hat": "hat", "\\widehat": "hat", "\\bar": "bar", "\\overline": "bar",
+           "\\tilde": "tilde", "\\widetilde": "tilde"}
+FRACS = ("\\frac", "\\dfrac", "\\tfrac")
+#: Names the claim language always knows; never the target of a definition.
+BUILTIN_NAMES = frozenset({"I", "ones", "sqrt", "abs", "exp", "log", "norm", "sum", "mean",
+                           "trace", "jacobian"})
+
+_SIZES = ("\\left", "\\right", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
+          "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle")
+_DELIMS = {"(": "(", ")": ")", "[": "[", "]": "]", "|": "|", "\\|": "\\|", "\\{": "\\{",
+           "\\}": "\\}", "\\langle": "\\langle", "\\rangle": "\\rangle", "\\lvert": "|",
+           "\\rvert": "|", "\\lVert": "\\|", "\\rVert": "\\|", "\\vert": "|", "\\Vert": "\\|"}
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\s+|.", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Tok:
+    """One token: its text (``\\frac``, ``x``, ``12``), offsets in the equation, position."""
+
+    text: str
+    start: int
+    end: int
+    line: int
+    col: int
+
+    @property
+    def is_cmd(self) -> bool:
+        return self.text.startswith("\\")
+
+
+class _Locator:
+    """Maps offsets in the equation to (line, column) of the file."""
+
+    def __init__(self, text: str, line: int, column: int) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.line, self.column = line, column
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        lo = bisect.bisect_right(self.starts, offset) - 1
+        col = offset - self.starts[lo] + 1
+        return self.line + lo, col + (self.column - 1 if lo == 0 else 0)
+
+
+def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
+    """Split ``text`` into tokens, or raise :class:`SourceError` at the first bad one."""
+    where = _Locator(text, line, column)
+
+    def fail(msg: str, offset: int, hint: str = "") -> SourceError:
+        ln, col = where(offset)
+        return SourceError(msg, file, ln, col, hint)
+
+    if len(text) > MAX_LENGTH:
+        raise fail(f"LaTeX equation too long ({len(text)} characters; the limit is "
+                   f"{MAX_LENGTH})", 0, "split it into several equations")
+    toks: list[Tok] = []
+    size_at: int | None = None  # offset of a pending \left / \big
+    for m in _TOKEN.finditer(text):
+        s, off = m.group(), m.start()
+        if s.isspace() or s in SPACING or s in ("&", "~"):
+            continue
+        if not s.isascii():
+            raise fail(f"non-ASCII character {s!r} in LaTeX", off,
+                       "write the LaTeX macro instead (\\epsilon, \\le, ...)")
+        if s == "%":
+            raise fail("LaTeX comment '%' inside an equation", off, "remove the comment")
+        if s in FORBIDDEN or s.rstrip("*") in FORBIDDEN:
+            raise fail(f"LaTeX command {s} is not accepted", off,
+                       "symnorm reads a fixed math subset; macro definitions, environments "
+                       "and file access are never expanded")
+        if s == "\\" or s == "\\\n":
+            raise fail("stray backslash", off)
+        if s in _SIZES:
+            if size_at is not None:
+                raise fail(f"{s} after a sizing command", off)
+            size_at = off
+            continue
+        if size_at is not None:
+            if s not in _DELIMS:
+                raise fail(f"{text[size_at:m.end()].split()[0]} must be followed by a "
+                           f"delimiter such as ( [ | \\| \\langle, got {s!r}", off)
+            size_at = None
+        s = _DELIMS.get(s, s) if s.startswith("\\") else s
+        ln, col = where(off)
+        toks.append(Tok(s, off, m.end(), ln, col))
+    if size_at is not None:
+        raise fail("sizing command at the end of the equation without a delimiter", size_at)
+    if not toks:
+        raise fail("empty LaTeX equation", 0)
+    return toks
