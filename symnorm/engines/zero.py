@@ -65,13 +65,18 @@ class Radicals:
                 # sqrt(c * B0) = sqrt(c) * sqrt(B0) for a positive rational content c, so
                 # radicands equal up to a constant factor share one symbol
                 num, den = sp.fraction(key)
+                outside = sp.Integer(1)
+                if sp.count_ops(key) < 400:  # pull out squares of factors known >= 0
+                    num, o1 = _pull_squares(num)
+                    den, o2 = _pull_squares(den)
+                    outside = o1 / o2
                 cn, pn = sp.expand(num).as_content_primitive()
                 cd, pd = sp.expand(den).as_content_primitive()
                 c = sp.Rational(cn) / sp.Rational(cd)
                 if c < 0:
                     c, pn = -c, -pn
                 t = self._fresh(("sqrt", sp.cancel(pn / pd)), sp.cancel(pn / pd), "t")
-                return (sp.sqrt(c) * t) ** ex.p
+                return (outside * sp.sqrt(c) * t) ** ex.p
             if ex.is_Integer:
                 return b ** ex
             x = self.rewrite(ex)
@@ -85,6 +90,19 @@ class Radicals:
             args = tuple(sp.cancel(self.rewrite(a)) for a in e.args)
             return self._fresh((e.func, args), None, "f")
         return e
+
+
+def _pull_squares(p: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """Write ``p = inside * outside**2`` with ``outside`` a product of factors known >= 0."""
+    coeff, factors = sp.factor_list(p)
+    inside, outside = sp.Integer(coeff), sp.Integer(1)
+    for f, m in factors:
+        if m >= 2 and (f.is_nonnegative or f.is_positive):
+            outside *= f ** (m // 2)
+            inside *= f ** (m % 2)
+        else:
+            inside *= f ** m
+    return inside, outside
 
 
 def _reduce(poly: sp.Expr, rad: Radicals, syms: list[sp.Symbol]) -> bool:

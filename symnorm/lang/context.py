@@ -199,18 +199,25 @@ class Scope:
         rel = self._expand_relation(st.relation)
         given = tuple(self._expand_relation(g) for g in st.given)
         local = tuple(self._expand_relation(a) for a in st.local_assumptions)
-        assumptions = tuple(self._expand_relation(a) for a in self.assumptions) + local
+        used = set().union(*(_names(r.left) | _names(r.right) for r in (rel, *given)))
+        # only assumptions about symbols the claim uses (and about d) apply to it
+        pairs = [(self._expand_relation(a), str(a)) for a in self.assumptions]
+        pairs += [(e, str(a)) for e, a in zip(local, st.local_assumptions)]
+        pairs = [(e, t) for e, t in pairs
+                 if (_names(e.left) | _names(e.right)) - {"d", "I", "ones"} <= used]
         self.claims.append(PreparedClaim(
             label=st.label, file=self.file, pos=st.pos, relation=rel, given=given,
-            assumptions=assumptions, scalars=tuple(self.scalars), vectors=tuple(self.vectors),
-            matrices=tuple(self.matrices), d_value=self.d_value,
+            assumptions=tuple(e for e, _ in pairs),
+            scalars=tuple(n for n in self.scalars if n in used),
+            vectors=tuple(n for n in self.vectors if n in used),
+            matrices=tuple(n for n in self.matrices if n in used), d_value=self.d_value,
             statement=str(st.relation) + ("  given " + ", ".join(map(str, st.given))
                                           if st.given else ""),
             source=st.source, origin=st.origin,
-            assumption_text=tuple(str(a) for a in list(self.assumptions) + list(
-                st.local_assumptions))))
+            assumption_text=tuple(t for _, t in pairs)))
 
     def _expand_relation(self, rel: Relation) -> Relation:
+        """Expand both sides and check the relation's shapes."""
         out = Relation(rel.op, self.expand(rel.left, {}), self.expand(rel.right, {}), rel.pos)
         self._check_relation(out)
         return out
@@ -430,3 +437,22 @@ class Scope:
                 raise self._err(f"cannot raise a {a} to a power", e.pos)
             return SCALAR
         raise TypeError(e.op)  # pragma: no cover
+
+
+def _names(e: Expr, _seen: set[int] | None = None) -> set[str]:
+    """Names occurring in an expanded expression (shared subtrees visited once)."""
+    seen = _seen if _seen is not None else set()
+    if id(e) in seen:
+        return set()
+    seen.add(id(e))
+    if isinstance(e, Name):
+        return {e.id}
+    if isinstance(e, BinOp):
+        return _names(e.left, seen) | _names(e.right, seen)
+    if isinstance(e, (Neg, Transpose)):
+        return _names(e.operand, seen)
+    if isinstance(e, Call):
+        return set().union(set(), *(_names(a, seen) for a in e.args))
+    if isinstance(e, VectorLit):
+        return set().union(set(), *(_names(i, seen) for i in e.items))
+    return set()

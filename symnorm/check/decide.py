@@ -1,0 +1,294 @@
+"""The verdict logic: which engines run on a claim, and what their answers mean.
+
+For ``==``: the any-d engine first; a proof there is cross-checked by the explicit engine at
+small d and by the numeric engine, and a disagreement is an internal error, never a pass.
+Without a general proof: a numeric counterexample refutes; exact proofs at d = 2..8 give
+``proved-for``; numeric agreement alone gives ``confirmed``.  ``!=`` is proved by a
+witness and refuted by a proof of identity.  Inequalities are decided numerically.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from dataclasses import replace
+
+from ..errors import InternalError
+from ..lang.context import PreparedClaim, _names
+from ..lang.syntax import Relation
+from ..engines import anyd, explicit
+from ..engines.anyd import Unsupported
+from ..engines.numclaim import Point, Undefined, classify, sample_point, solve_hypotheses
+from .verdict import CONFIRMED, PROVED, PROVED_FOR, REFUTED, UNDECIDED, Verdict
+
+__all__ = ["decide", "DEFAULT_DS"]
+
+DEFAULT_DS = (2, 3, 4, 5, 6, 7, 8)
+NUMERIC_DS = (2, 3, 5)
+POINTS_PER_D = 2
+
+
+def _has_vectors(c: PreparedClaim) -> bool:
+    """Whether the dimension d plays a role in the claim."""
+    if c.vectors or c.matrices:
+        return True
+    names = set().union(*(_names(r.left) | _names(r.right) for r in (c.relation, *c.given)))
+    return bool(names & {"I", "ones", "d"})
+
+
+def _dims(c: PreparedClaim, ds: tuple[int, ...]) -> tuple[int, ...]:
+    if c.d_value:
+        return (c.d_value,)
+    lo = 2
+    for a in c.assumptions:
+        name, op, v = anyd._simple_bound(a)
+        if name == "d" and op in (">=", ">"):
+            lo = max(lo, int(v) + (op == ">"))
+    return tuple(d for d in ds if d >= lo) or (lo,)
+
+
+class _Numeric:
+    """Runs the numeric engine over sample points and collects evidence."""
+
+    def __init__(self, claim: PreparedClaim, dps: int, deadline: float) -> None:
+        self.claim, self.dps, self.deadline = claim, dps, deadline
+        seed = zlib.crc32(f"{claim.file}:{claim.label}".encode())
+        self.rng = random.Random(seed)
+        self.evidence: list[dict] = []
+        self.counterexample: dict | None = None
+
+    def run(self, rel: Relation, ds: tuple[int, ...], per_d: int = POINTS_PER_D,
+            stop_on_differ: bool = True) -> tuple[int, int, int]:
+        """(agree, differ, unclear) counts over the points tried."""
+        agree = differ = unclear = 0
+        solver = (lambda p: solve_hypotheses(self.claim, p)) if self.claim.given else None
+        for d in ds:
+            got = 0
+            for _ in range(per_d * 6):
+                if got >= per_d or time.monotonic() > self.deadline:
+                    break
+                point = sample_point(self.claim, d, self.rng, solver)
+                if point is None or not self._assumptions_hold(point):
+                    continue
+                try:
+                    out = classify(self.claim, rel, point, self.dps)
+                except (Undefined, ZeroDivisionError, ValueError, TypeError):
+                    continue
+                got += 1
+                row = {"d": d, "point": point.describe(), "dps": self.dps,
+                       "second_dps": self.dps + 20, "lhs": out.lhs, "rhs": out.rhs,
+                       "digits": round(out.digits, 1), "result": out.status}
+                self.evidence.append(row)
+                if out.status == "agree":
+                    agree += 1
+                elif out.status == "differ":
+                    differ += 1
+                    if self.counterexample is None:
+                        where = point.describe()
+                        if not _has_vectors(self.claim):
+                            where.pop("d")
+                        self.counterexample = dict(where, lhs=out.lhs, rhs=out.rhs,
+                                                   difference=f"{out.diff:.6g}",
+                                                   confirmed_at_dps=[self.dps, self.dps + 20])
+                    if stop_on_differ:
+                        return agree, differ, unclear
+                else:
+                    unclear += 1
+            if not _has_vectors(self.claim):
+                break  # d plays no role
+        return agree, differ, unclear
+
+    def _assumptions_hold(self, point: Point) -> bool:
+        for a in self.claim.assumptions:
+            if anyd._simple_bound(a)[0] is not None:
+                continue  # sampled to satisfy it
+            try:
+                if classify(self.claim, a, point, 15).status != "agree":
+                    return False
+            except (Undefined, ZeroDivisionError, ValueError, TypeError):
+                return False
+        return True
+
+
+def _scope_all(c: PreparedClaim) -> str:
+    if c.d_value:
+        return f"d = {c.d_value}"
+    if not _has_vectors(c):
+        return "all values of the free symbols"
+    return "every d >= 2"
+
+
+def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
+           ds: tuple[int, ...] = DEFAULT_DS) -> Verdict:
+    """Decide one prepared claim; raises InternalError when engines disagree."""
+    t0 = time.monotonic()
+    deadline = t0 + budget * 0.9
+    v = Verdict(file=claim.file, line=claim.pos.line, column=claim.pos.col, label=claim.label,
+                statement=claim.statement, status=UNDECIDED, origin=claim.origin,
+                source=claim.source, assumptions=list(claim.assumption_text))
+    op = claim.relation.op
+    num = _Numeric(claim, dps, deadline)
+    dims = _dims(claim, ds)
+    if op in ("==", "!="):
+        eq = replace(claim.relation, op="==")
+        proved, reason, steps = _any_d(claim, eq)
+        v.steps = steps
+        if proved:
+            _cross_check(claim, eq, num, dims, deadline)
+            if op == "==":
+                v.status, v.engine, v.scope = PROVED, "any-d", _scope_all(claim)
+                v.notes += _unneeded_assumptions(claim)
+            else:
+                v.status, v.engine, v.scope = REFUTED, "any-d", _scope_all(claim)
+                v.counterexample = {"proof": "the two sides are identical ("
+                                    + _scope_all(claim) + "): no witness can exist"}
+        else:
+            agree, differ, unclear = num.run(eq, dims)
+            if differ:
+                if op == "==":
+                    v.status, v.engine = REFUTED, "numeric"
+                    v.counterexample = num.counterexample
+                    v.scope = _where(claim, "counterexample", num.counterexample)
+                else:
+                    v.status, v.engine = PROVED, "numeric witness"
+                    v.counterexample = num.counterexample
+                    v.scope = _where(claim, "witness", num.counterexample)
+            elif op == "==":
+                done = _explicit_dims(claim, eq, dims if claim.d_value else ds, deadline)
+                if done and claim.d_value:
+                    v.status, v.engine, v.scope = PROVED, "explicit", f"d = {claim.d_value}"
+                elif done and not _has_vectors(claim):
+                    v.status, v.engine, v.scope = PROVED, "explicit", _scope_all(claim)
+                elif done:
+                    v.status, v.engine = PROVED_FOR, "explicit"
+                    v.scope = f"d = {_ranges(done)}"
+                elif agree >= 2 and not unclear:
+                    v.status, v.engine = CONFIRMED, "numeric"
+                    v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
+                else:
+                    v.message = reason or "no engine could decide the claim within its limits"
+            else:
+                v.message = ("no witness found at the sampled points and no proof of identity"
+                             + (f" ({reason})" if reason else ""))
+    else:
+        exact = _exact_inequality(claim, dims[0])
+        if exact is not None:
+            v.status, v.engine = (PROVED if exact else REFUTED), "exact"
+            v.scope = "exact evaluation (no free symbols)"
+            if not exact:
+                v.counterexample = {"proof": "both sides are constants and the relation is "
+                                    "false when they are evaluated exactly"}
+            v.seconds = round(time.monotonic() - t0, 3)
+            return v
+        agree, differ, unclear = num.run(claim.relation, dims, per_d=4)
+        if differ:
+            v.status, v.engine = REFUTED, "numeric"
+            v.counterexample = num.counterexample
+            v.scope = _where(claim, "counterexample", num.counterexample)
+        elif agree >= 3 and not unclear:
+            v.status, v.engine = CONFIRMED, "numeric"
+            v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
+        else:
+            v.message = "the sampled points did not decide the inequality"
+    v.evidence = num.evidence
+    v.seconds = round(time.monotonic() - t0, 3)
+    return v
+
+
+def _any_d(claim: PreparedClaim, rel: Relation) -> tuple[bool, str, list]:
+    try:
+        proved, steps = anyd.prove_any_d(claim, rel)
+        return proved, "" if proved else "the any-d engine did not reduce it to 0", steps
+    except Unsupported as exc:
+        return False, f"any-d engine: {exc}", []
+
+
+def _explicit_dims(claim: PreparedClaim, rel: Relation, ds, deadline: float) -> list[int]:
+    done = []
+    for d in ds:
+        if time.monotonic() > deadline:
+            break
+        try:
+            if not explicit.prove_at(claim, d, rel):
+                return []  # not shown at this d: no proved-for claim at all
+        except Unsupported:
+            return []
+        done.append(d)
+    return done
+
+
+def _cross_check(claim: PreparedClaim, rel: Relation, num: _Numeric, dims, deadline) -> None:
+    """A general proof must survive the explicit engine at small d and the numeric engine."""
+    agree, differ, unclear = num.run(rel, dims[:3], per_d=1)
+    if differ:
+        raise InternalError(
+            f"engines disagree on claim {claim.label!r}: the any-d engine proved it but the "
+            f"numeric engine found a difference at {num.counterexample}")
+    small = [d for d in dims[:2]]
+    for d in small:
+        if time.monotonic() > deadline:
+            break
+        try:
+            ok = explicit.prove_at(claim, d, rel)
+        except Unsupported:
+            continue
+        if not ok and not agree:
+            raise InternalError(
+                f"engines disagree on claim {claim.label!r}: proved for every d, but the "
+                f"explicit engine could not prove it at d = {d} and no numeric point agreed")
+
+
+def _unneeded_assumptions(claim: PreparedClaim) -> list[str]:
+    notes = []
+    if not claim.assumptions or len(claim.assumptions) > 4:
+        return notes
+    for i, text in enumerate(claim.assumption_text):
+        if i >= len(claim.assumptions) or claim.assumptions[i].op == "==":
+            continue  # substitutions change the claim itself
+        fewer = replace(claim, assumptions=claim.assumptions[:i] + claim.assumptions[i + 1:])
+        try:
+            ok, _ = anyd.prove_any_d(fewer)
+        except Unsupported:
+            continue
+        if ok:
+            notes.append(f"assumption `{text}` is not needed")
+    return notes
+
+
+def _ranges(ds: list[int]) -> str:
+    if len(ds) > 1 and ds == list(range(ds[0], ds[-1] + 1)):
+        return f"{ds[0]}..{ds[-1]}"
+    return ", ".join(map(str, ds))
+
+
+def _where(claim: PreparedClaim, what: str, point: dict | None) -> str:
+    if point and "d" in point:
+        return f"{what} at d = {point['d']}"
+    return what
+
+
+def _exact_inequality(claim: PreparedClaim, d: int) -> bool | None:
+    """Decide an inequality between constants exactly; None when symbols remain."""
+    import sympy as sp
+    from ..engines.zero import is_zero
+    try:
+        eng = explicit.Explicit(claim, d)
+        sol = eng.hypothesis_solution() if claim.given else {}
+        lhs = eng.value(claim.relation.left)
+        rhs = eng.value(claim.relation.right)
+    except Unsupported:
+        return None
+    if not all(isinstance(x, sp.Expr) for x in (lhs, rhs)):
+        return None
+    gap = (rhs - lhs).subs(sol) if sol else rhs - lhs
+    if gap.free_symbols:
+        return None
+    if is_zero(gap):
+        sign = 0
+    else:
+        val = gap.evalf(60)
+        if not val.is_Number or abs(val) < sp.Float("1e-40"):
+            return None  # too close to call without a proof that it is nonzero
+        sign = 1 if val > 0 else -1
+    return {"<": sign > 0, "<=": sign >= 0, ">": sign < 0, ">=": sign <= 0}[claim.relation.op]

@@ -1,0 +1,192 @@
+"""Checking documents: parse in the parent, decide each claim in a killable worker.
+
+Every claim runs in a worker process (pebble) under a wall-clock limit and an address-space
+limit, so an adversarial claim ends as ``undecided`` and the rest of the document is still
+checked.  Workers are forked from the parent, which has SymPy imported already, so the
+sandbox costs little (see ``benchmarks/bench_sandbox.py``).
+
+>>> r = check_text("```symnorm\\nuse layernorm\\nclaim z: J*ones == 0\\n```\\n", sandbox=False)
+>>> [(v.label, v.status) for v in r.verdicts]
+[('z', 'proved')]
+"""
+
+from __future__ import annotations
+
+import re
+import resource
+import sys
+import time
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..errors import InternalError, LimitError, SourceError, SymnormError
+from ..lang.context import PreparedClaim
+from ..lang.document import Document, parse_text, read_document
+from .verdict import ERROR, UNDECIDED, DocumentResult, Verdict
+
+__all__ = ["check_document", "check_text", "check_paths", "collect_paths", "MEMORY_LIMIT",
+           "MAX_DPS", "MIN_DPS"]
+
+MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
+MIN_DPS, MAX_DPS = 30, 1000
+MAX_TIMEOUT = 3600.0
+
+Progress = Callable[[Verdict], None]
+
+
+def _limit_memory(limit: int) -> None:
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ValueError, OSError):  # pragma: no cover - platform without RLIMIT_AS
+        pass
+    sys.setrecursionlimit(20_000)
+
+
+def _work(claim: PreparedClaim, dps: int, timeout: float) -> Verdict:
+    from .decide import decide
+    try:
+        return decide(claim, dps=dps, budget=timeout)
+    except InternalError as exc:
+        return _verdict(claim, ERROR, f"INTERNAL ERROR (a bug in symnorm, please report): {exc}",
+                        engine="cross-check")
+    except (RecursionError, MemoryError):
+        return _verdict(claim, UNDECIDED, "the claim exceeded the recursion or memory limit")
+    except (SymnormError, OverflowError, ZeroDivisionError) as exc:
+        return _verdict(claim, UNDECIDED, f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # noqa: BLE001 - an engine failure is "cannot decide", loudly
+        return _verdict(claim, UNDECIDED, f"engine failure: {type(exc).__name__}: {exc}")
+
+
+def _verdict(claim: PreparedClaim, status: str, message: str, engine: str = "") -> Verdict:
+    return Verdict(file=claim.file, line=claim.pos.line, column=claim.pos.col,
+                   label=claim.label, statement=claim.statement, status=status,
+                   message=message, engine=engine, origin=claim.origin, source=claim.source,
+                   assumptions=list(claim.assumption_text))
+
+
+_CLAIM_LABEL = re.compile(r"\s*claim\s+([^:\s]+)\s*:|\s*latex\s+([^:\s]+)\s*:")
+
+
+def _error_verdict(doc: Document | None, exc: SourceError) -> Verdict:
+    label = f"line {exc.line}"
+    if doc is not None:
+        lines = doc.source.splitlines()
+        if 0 < exc.line <= len(lines):
+            m = _CLAIM_LABEL.match(lines[exc.line - 1])
+            if m:
+                label = m.group(1) or m.group(2)
+    return Verdict(file=exc.file, line=exc.line, column=exc.column, label=label,
+                   statement="", status=ERROR, message=str(exc))
+
+
+def _check_args(timeout: float, dps: int) -> None:
+    if not (isinstance(dps, int) and MIN_DPS <= dps <= MAX_DPS):
+        raise LimitError(f"dps must be an integer between {MIN_DPS} and {MAX_DPS} (got {dps})")
+    if not 0 < timeout <= MAX_TIMEOUT:
+        raise LimitError(f"timeout must be between 0 and {MAX_TIMEOUT:.0f} seconds "
+                         f"(got {timeout})")
+
+
+def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
+                 only: str | None = None, sandbox: bool = True,
+                 progress: Progress | None = None) -> DocumentResult:
+    """Decide every claim of a parsed document (or only the one labelled ``only``)."""
+    _check_args(timeout, dps)
+    t0 = time.monotonic()
+    claims = [c for c in doc.scope.claims if only is None or c.label == only]
+    errors = [_error_verdict(doc, e) for e in doc.errors]
+    if only is not None:
+        errors = [e for e in errors if e.label == only]
+    results: dict[int, Verdict] = {}
+    if sandbox and claims:
+        results = _run_pool(claims, dps, timeout, progress)
+    else:
+        for i, c in enumerate(claims):
+            results[i] = _work(c, dps, timeout)
+            if progress:
+                progress(results[i])
+    for e in errors:
+        if progress:
+            progress(e)
+    verdicts = [results[i] for i in range(len(claims))] + errors
+    verdicts.sort(key=lambda v: (v.line, v.column, v.label))
+    return DocumentResult(doc.path, verdicts, list(doc.scope.figures),
+                          round(time.monotonic() - t0, 3))
+
+
+def _run_pool(claims: list[PreparedClaim], dps: int, timeout: float,
+              progress: Progress | None) -> dict[int, Verdict]:
+    from pebble import ProcessExpired, ProcessPool
+    results: dict[int, Verdict] = {}
+    workers = max(1, min(2, len(claims)))
+    with ProcessPool(max_workers=workers, initializer=_limit_memory,
+                     initargs=(MEMORY_LIMIT,)) as pool:
+        futures = [pool.schedule(_work, args=(c, dps, timeout), timeout=timeout + 5)
+                   for c in claims]
+        for i, (c, fut) in enumerate(zip(claims, futures)):
+            try:
+                v = fut.result()
+            except FutureTimeout:
+                v = _verdict(c, UNDECIDED, f"time limit of {timeout:g} s exceeded")
+            except ProcessExpired as exc:
+                v = _verdict(c, UNDECIDED, f"the worker was stopped ({_expired(exc)}); "
+                             "the claim exceeded the memory limit or crashed it")
+            except (MemoryError, RecursionError):
+                v = _verdict(c, UNDECIDED, "the claim exceeded the recursion or memory limit")
+            except Exception as exc:  # noqa: BLE001 - a worker failure must not stop the run
+                v = _verdict(c, ERROR, f"INTERNAL ERROR (a bug in symnorm, please report): "
+                             f"{type(exc).__name__}: {exc}")
+            results[i] = v
+            if progress:
+                progress(v)
+    return results
+
+
+def _expired(exc: Exception) -> str:
+    code = getattr(exc, "exitcode", None)
+    return f"exit code {code}" if code is not None else str(exc)
+
+
+def check_document(path: str | Path, *, timeout: float = 20.0, dps: int = 50,
+                   only: str | None = None, sandbox: bool = True,
+                   progress: Progress | None = None) -> DocumentResult:
+    """Check one derivation document from disk."""
+    try:
+        doc = read_document(path)
+    except SourceError as exc:
+        return DocumentResult(str(path), [_error_verdict(None, exc)])
+    except LimitError as exc:
+        return DocumentResult(str(path), [Verdict(file=str(path), line=1, label="document",
+                                                  statement="", status=ERROR,
+                                                  message=str(exc))])
+    return check_parsed(doc, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
+                        progress=progress)
+
+
+def check_text(text: str, file: str = "<text>", **kwargs) -> DocumentResult:
+    """Check document text (Markdown with ``symnorm`` blocks)."""
+    try:
+        doc = parse_text(text, file)
+    except LimitError as exc:
+        return DocumentResult(file, [Verdict(file=file, line=1, label="document", statement="",
+                                             status=ERROR, message=str(exc))])
+    return check_parsed(doc, **kwargs)
+
+
+def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Expand folders into their ``.md`` files (sorted); files are taken as given."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(q for q in p.rglob("*.md") if q.is_file())
+        elif p.exists():
+            out.append(p)
+        else:
+            raise SourceError(f"no such file or folder: {p}", str(p), 1, 1)
+    return out
+
+
+def check_paths(paths: Iterable[str | Path], **kwargs) -> list[DocumentResult]:
+    """Check every document under ``paths``."""
+    return [check_document(p, **kwargs) for p in collect_paths(paths)]

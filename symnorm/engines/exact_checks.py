@@ -1,0 +1,113 @@
+"""The exact proofs the explicit engine runs at one concrete d (see :func:`run_checks`).
+
+Each check forms a difference from the differentiated Jacobian and reduces it to zero with
+``s**2 = W``, ``W = v + eps`` and (centered maps) ``c_1 + ... + c_d = 0``; nothing is
+simplified numerically.  A check that does not reduce to zero reports ``holds=False``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sympy.polys.domains import QQ
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .exact import Check, ExactEngine
+    from .surd import Surd
+
+__all__ = ["run_checks"]
+
+
+def _mat_zero(eng: "ExactEngine", A: list[list["Surd"]], B: list[list["Surd"]]) -> tuple[bool, str]:
+    for i, (ra, rb) in enumerate(zip(A, B)):
+        for j, (a, b) in enumerate(zip(ra, rb)):
+            if not eng.is_zero(a - b):
+                return False, f"entry ({i + 1}, {j + 1}) differs"
+    return True, f"all {eng.d * eng.d} entries reduce to 0"
+
+
+def _eigen_check(eng: "ExactEngine", vec: list[Any], lam: "Surd") -> tuple[bool, str]:
+    Jv = eng._matvec(eng.jacobian_surd, vec)
+    for i, (e, vk) in enumerate(zip(Jv, vec)):
+        if not eng.is_zero(e - lam * vk if vk else e):
+            return False, f"component {i + 1} differs"
+    return True, ""
+
+
+def _basis_check(eng: "ExactEngine", basis: list[list[Any]]) -> tuple[bool, str]:
+    """The complement vectors are orthogonal to 1 and c (or x) and independent.
+
+    Independence is structural: each vector has a pivot coordinate where it alone (among the
+    complement vectors) is nonzero; with 1 orthogonal to c this gives a basis of R^d wherever
+    the pivots and c are nonzero.
+    """
+    alg = eng._st.alg
+    cv = eng._st.cvals
+    for k, u in enumerate(basis):
+        dot_c = alg.const(sum((ui * ci for ui, ci in zip(u, cv) if ui), alg.zero_f))
+        if not eng.is_zero(dot_c):
+            return False, f"complement vector {k + 1} is not orthogonal to c"
+        if eng.center and not eng.is_zero(alg.const(sum(u, alg.zero_f))):
+            return False, f"complement vector {k + 1} is not orthogonal to 1"
+    pivots = []
+    for k, u in enumerate(basis):
+        own = [i for i in range(eng.d) if u[i] and all(not basis[m][i]
+                                                          for m in range(len(basis)) if m != k)]
+        if not own:
+            return False, f"complement vector {k + 1} has no pivot coordinate"
+        pivots.append(own[0])
+    if eng.symbolic:
+        where = "c1 != c2" if eng.center else "x1 != 0"
+        return True, f"{len(basis)} vectors, independent wherever {where} (pivot coordinates)"
+    return True, f"{len(basis)} independent vectors (pivot coordinates {[p + 1 for p in pivots]})"
+
+
+def run_checks(eng: "ExactEngine", closed: list[list["Surd"]] | None = None) -> list["Check"]:
+    """Prove the closed form, the eigen-relations, symmetry, trace and the projector laws."""
+    from .exact import Check
+    alg, d = eng._st.alg, eng.d
+    J = eng.jacobian_surd
+    out: list[Check] = []
+    sq = "s**3" if eng.inside else "t**2"
+    den = "s" if eng.inside else "t"
+    A = "P" if eng.center else "I"
+    holds, detail = _mat_zero(eng, J, closed if closed is not None else eng.closed_form())
+    rank_one = f"c c^T/({'d' if eng.n == d else 'n'} s**3)" if eng.inside else \
+        "c c^T/(n r t**2)"
+    out.append(Check("closed_form", f"J == {A}/{den} - {rank_one}", holds, detail))
+    Jt = [[J[j][i] for j in range(d)] for i in range(d)]
+    out.append(Check("symmetric", "J == J^T", *_mat_zero(eng, J, Jt)))
+    lam_c, lam_u = eng.lambdas()
+    if eng.center:
+        ones = [alg.one_f] * d
+        out.append(Check("null_ones", "J 1 == 0", *_eigen_check(eng, ones, alg.const(0))))
+    cv = eng._st.cvals
+    name = "c" if eng.center else "x"
+    if any(cv) or eng.symbolic:
+        out.append(Check("eigen_radial", f"J {name} == (eps/{sq}) {name}",
+                         *_eigen_check(eng, list(cv), lam_c)))
+    basis = eng.complement_basis()
+    ok, why = True, f"{len(basis)} vectors"
+    for k, u in enumerate(basis):
+        good, msg = _eigen_check(eng, u, lam_u)
+        if not good:
+            ok, why = False, f"vector {k + 1}: {msg}"
+            break
+    perp = "1 and c" if eng.center else "x"
+    out.append(Check("eigen_complement", f"J u == u/{den} for u orthogonal to {perp}", ok, why))
+    out.append(Check("eigenbasis", f"1, {name} and the u's form a basis" if eng.center
+                     else "x and the u's form a basis", *_basis_check(eng, basis)))
+    trace = alg.const(0)
+    for i in range(d):
+        trace = trace + J[i][i]
+    mult = d - 2 if eng.center else d - 1
+    expected = lam_u * QQ(mult) + lam_c
+    out.append(Check("trace", f"tr J == {mult}/{den} + eps/{sq}",
+                     eng.is_zero(trace - expected), ""))
+    if eng.center:
+        P = [[(QQ(1) if i == j else QQ(0)) - QQ(1, d) for j in range(d)] for i in range(d)]
+        P2_ok = all(sum((P[i][k] * P[k][j] for k in range(d)), QQ(0)) == P[i][j]
+                    for i in range(d) for j in range(d))
+        out.append(Check("projector", "P**2 == P, P^T == P, P 1 == 0",
+                         P2_ok and all(sum(row, QQ(0)) == 0 for row in P), "exact rationals"))
+    return out

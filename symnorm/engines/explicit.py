@@ -1,0 +1,179 @@
+"""The explicit engine: a claim evaluated exactly at one concrete dimension d.
+
+Vectors become columns of symbols (``x_1 .. x_d``), ``I`` and ``ones`` concrete matrices,
+``jacobian`` is SymPy differentiation, and equality is decided entry by entry with the
+radical-aware zero test.  Hypotheses (``given``) are solved for components of the free
+vectors.  A proof here holds for this d only.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..lang.context import PreparedClaim
+from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
+from .anyd import Unsupported, _power, scalar_symbols, substitutions
+from .zero import is_zero
+
+__all__ = ["Explicit", "prove_at", "entries"]
+
+
+class Explicit:
+    """Evaluates expanded expressions to SymPy scalars and matrices at dimension ``d``."""
+
+    def __init__(self, claim: PreparedClaim, d: int) -> None:
+        self.claim, self.d = claim, d
+        self.syms = scalar_symbols(claim)
+        self.syms.pop("d")
+        self.subs = substitutions(claim, self.syms)
+        self.vec_syms = {v: [sp.Symbol(f"{v}_{i}", real=True) for i in range(1, d + 1)]
+                         for v in claim.vectors}
+        self.mat_syms = {m: sp.Matrix(d, d, lambda i, j: sp.Symbol(f"{m}_{i + 1}{j + 1}",
+                                                                   real=True))
+                         for m in claim.matrices}
+        self._memo: dict[int, object] = {}
+
+    def value(self, e: Expr):
+        key = id(e)
+        if key not in self._memo:
+            self._memo[key] = self._value(e)
+        return self._memo[key]
+
+    def _value(self, e: Expr):
+        d = self.d
+        if isinstance(e, Num):
+            return sp.Rational(e.value.numerator, e.value.denominator)
+        if isinstance(e, Name):
+            if e.id == "I":
+                return sp.eye(d)
+            if e.id == "ones":
+                return sp.ones(d, 1)
+            if e.id == "d":
+                return sp.Integer(d)
+            if e.id in self.vec_syms:
+                return sp.Matrix(self.vec_syms[e.id])
+            if e.id in self.mat_syms:
+                return self.mat_syms[e.id]
+            s = self.syms[e.id]
+            return self.subs.get(s, s)
+        if isinstance(e, Neg):
+            return -self.value(e.operand)
+        if isinstance(e, Transpose):
+            v = self.value(e.operand)
+            return v.T if isinstance(v, sp.MatrixBase) else v
+        if isinstance(e, VectorLit):
+            return sp.Matrix([self.value(i) for i in e.items])
+        if isinstance(e, BinOp):
+            a, b = self.value(e.left), self.value(e.right)
+            if e.op == "+":
+                return a + b
+            if e.op == "-":
+                return a - b
+            if e.op in ("*", "@"):
+                out = a * b
+                if isinstance(out, sp.MatrixBase) and isinstance(a, sp.MatrixBase) \
+                        and isinstance(b, sp.MatrixBase) and a.rows == 1 and b.cols == 1:
+                    return out[0, 0]
+                return out
+            if e.op == "/":
+                return a / b
+            if e.op == "**":
+                if isinstance(a, sp.MatrixBase):
+                    return a ** int(b)
+                return _power(a, b)
+        if isinstance(e, Call):
+            return self._call(e)
+        raise Unsupported(f"unsupported construct {e}")  # pragma: no cover
+
+    def _call(self, e: Call):
+        if e.func == "jacobian":
+            var = e.args[1]
+            assert isinstance(var, Name)
+            f = self.value(e.args[0])
+            if var.id in self.vec_syms:
+                xs = self.vec_syms[var.id]
+                if isinstance(f, sp.MatrixBase):
+                    return f.jacobian(xs)
+                return sp.Matrix([f]).jacobian(xs)
+            s = self.syms[var.id]
+            return f.diff(s)
+        a = self.value(e.args[0])
+        if e.func == "trace":
+            return a.trace()
+        return {"sqrt": sp.sqrt, "abs": sp.Abs, "exp": sp.exp, "log": sp.log}[e.func](a)
+
+    def hypothesis_solution(self) -> dict[sp.Symbol, sp.Expr]:
+        """Solve the ``given`` equations for components of the free vectors (or scalars)."""
+        eqs = []
+        for h in self.claim.given:
+            if h.op != "==":
+                raise Unsupported(f"hypothesis '{h}' is not an equation")
+            diff = self.value(h.left) - self.value(h.right)
+            eqs += list(diff) if isinstance(diff, sp.MatrixBase) else [diff]
+        jac_vars = _jacobian_vars(self.claim.relation)
+        order = [s for v, ss in self.vec_syms.items() if v not in jac_vars for s in reversed(ss)]
+        order += [s for v, ss in self.vec_syms.items() if v in jac_vars for s in reversed(ss)]
+        order += list(self.syms.values())
+        sol: dict[sp.Symbol, sp.Expr] = {}
+        for eq in eqs:
+            num = sp.expand(sp.numer(sp.together(sp.Integer(0) + eq.subs(sol))))
+            if num == 0:
+                continue
+            best = None
+            for s in order:
+                if s in sol or not num.has(s):
+                    continue
+                p = sp.Poly(num, s)
+                if p.degree() == 1:
+                    if p.LC().is_number:
+                        best = (s, p)
+                        break
+                    best = best or (s, p)
+            if best is None:
+                raise Unsupported(f"cannot solve the hypothesis {num} = 0 at d = {self.d}")
+            s, p = best
+            value = sp.cancel(-p.nth(0) / p.LC())
+            sol = {k: v.subs(s, value) for k, v in sol.items()}
+            sol[s] = value
+        return sol
+
+
+def _jacobian_vars(rel: Relation) -> set[str]:
+    out: set[str] = set()
+    def walk(e: Expr) -> None:
+        if isinstance(e, Call):
+            if e.func == "jacobian" and isinstance(e.args[1], Name):
+                out.add(e.args[1].id)
+            for a in e.args:
+                walk(a)
+        elif isinstance(e, BinOp):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, (Neg, Transpose)):
+            walk(e.operand)
+    walk(rel.left)
+    walk(rel.right)
+    return out
+
+
+def entries(v) -> list[sp.Expr]:
+    return list(v) if isinstance(v, sp.MatrixBase) else [v]
+
+
+def prove_at(claim: PreparedClaim, d: int, relation: Relation | None = None) -> bool:
+    """True when ``lhs == rhs`` is proved exactly at dimension ``d``."""
+    rel = relation or claim.relation
+    eng = Explicit(claim, d)
+    sol = eng.hypothesis_solution() if claim.given else {}
+    lhs, rhs = eng.value(rel.left), eng.value(rel.right)
+    if isinstance(lhs, sp.MatrixBase) and not isinstance(rhs, sp.MatrixBase):
+        rhs = sp.zeros(*lhs.shape) if rhs == 0 else rhs
+    if isinstance(rhs, sp.MatrixBase) and not isinstance(lhs, sp.MatrixBase):
+        lhs = sp.zeros(*rhs.shape) if lhs == 0 else lhs
+    diff = lhs - rhs
+    for c in entries(diff):
+        if sol:
+            c = c.subs(sol)
+        if not is_zero(c):
+            return False
+    return True

@@ -1,0 +1,333 @@
+"""The numeric engine for claims: mpmath at exact rational points, at two precisions.
+
+Sample points are exact rationals (from a seeded generator, respecting ``assume`` bounds;
+``given`` hypotheses are solved exactly at the point).  Both sides are evaluated with
+mpmath at ``dps`` and ``dps + 20`` digits; ``jacobian`` is computed by central differences
+with Richardson extrapolation at raised working precision, independently of SymPy.
+
+A point *agrees* when the difference is rounding noise (it shrinks with precision) below
+``10**-30`` relative to the sizes involved; it *differs* when the difference is stable
+across the two precisions (a genuine nonzero value, however small).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from ..lang.context import PreparedClaim
+from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
+from .anyd import _simple_bound
+
+__all__ = ["Point", "Outcome", "sample_point", "evaluate_relation", "classify", "MAX_DPS"]
+
+MAX_DPS = 1000
+EXTRA = 20  # digits added for the second precision
+AGREE_DIGITS = 30
+
+
+class Undefined(Exception):
+    """The expression is not defined (real-valued) at this point."""
+
+
+@dataclass
+class Point:
+    d: int
+    values: dict[str, Fraction | list[Fraction]]
+
+    def describe(self) -> dict[str, str | list[str]]:
+        out: dict[str, str | list[str]] = {"d": str(self.d)}
+        for k, v in self.values.items():
+            out[k] = [str(x) for x in v] if isinstance(v, list) else str(v)
+        return out
+
+
+@dataclass
+class Outcome:
+    """One point: ``status`` is ``agree``, ``differ`` or ``unclear``; values as strings."""
+
+    status: str
+    digits: float
+    lhs: str
+    rhs: str
+    diff: float
+
+
+class _Eval:
+    def __init__(self, claim: PreparedClaim, point: Point) -> None:
+        self.claim, self.point, self.d = claim, point, point.d
+        self._memo: dict[int, object] = {}
+        self.over: dict[str, object] = {}
+
+    def mp(self, v):
+        if isinstance(v, list):
+            if v and isinstance(v[0], list):
+                return mpmath.matrix([[mpmath.mpf(x.numerator) / x.denominator for x in row]
+                                      for row in v])
+            return mpmath.matrix([mpmath.mpf(x.numerator) / x.denominator for x in v])
+        return mpmath.mpf(v.numerator) / v.denominator
+
+    def value(self, e: Expr):
+        key = id(e)
+        if key not in self._memo:
+            self._memo[key] = self._value(e)
+        return self._memo[key]
+
+    def _value(self, e: Expr):
+        d = self.d
+        if isinstance(e, Num):
+            return mpmath.mpf(e.value.numerator) / e.value.denominator
+        if isinstance(e, Name):
+            if e.id in self.over:
+                return self.over[e.id]
+            if e.id == "I":
+                return mpmath.eye(d)
+            if e.id == "ones":
+                return mpmath.ones(d, 1)
+            if e.id == "d":
+                return mpmath.mpf(d)
+            return self.mp(self.point.values[e.id])
+        if isinstance(e, Neg):
+            return -self.value(e.operand)
+        if isinstance(e, Transpose):
+            v = self.value(e.operand)
+            return v.T if isinstance(v, mpmath.matrix) else v
+        if isinstance(e, VectorLit):
+            return mpmath.matrix([self.value(i) for i in e.items])
+        if isinstance(e, BinOp):
+            a, b = self.value(e.left), self.value(e.right)
+            if e.op == "+":
+                return a + b
+            if e.op == "-":
+                return a - b
+            if e.op in ("*", "@"):
+                out = a * b
+                if isinstance(a, mpmath.matrix) and isinstance(b, mpmath.matrix) \
+                        and a.rows == 1 and b.cols == 1:
+                    return out[0, 0]
+                return out
+            if e.op == "/":
+                if b == 0:
+                    raise Undefined("division by zero")
+                return a / b
+            if e.op == "**":
+                if isinstance(a, mpmath.matrix):
+                    return a ** int(b)
+                if a == 0 and b <= 0 or a < 0 and b != int(b):
+                    raise Undefined("power undefined")
+                return a ** b
+        if isinstance(e, Call):
+            return self._call(e)
+        raise TypeError(e)  # pragma: no cover
+
+    def _call(self, e: Call):
+        if e.func == "jacobian":
+            var = e.args[1]
+            assert isinstance(var, Name)
+            return self._jacobian(e.args[0], var.id)
+        a = self.value(e.args[0])
+        if e.func == "trace":
+            return sum(a[i, i] for i in range(a.rows))
+        if e.func in ("sqrt", "log") and a < 0 or e.func == "log" and a == 0:
+            raise Undefined(f"{e.func} of a negative number")
+        return {"sqrt": mpmath.sqrt, "abs": abs, "exp": mpmath.exp, "log": mpmath.log}[e.func](a)
+
+    def _jacobian(self, body: Expr, var: str):
+        """Central differences with Richardson extrapolation, at the current precision."""
+        base = self.over.get(var, self.mp(self.point.values[var]))
+        prec_digits = mpmath.mp.dps
+        h0 = mpmath.mpf(10) ** (-(prec_digits // 16 + 2))
+        levels = 6
+
+        def at(value):
+            sub = _Eval(self.claim, self.point)
+            sub.over = dict(self.over)
+            sub.over[var] = value
+            return sub.value(body)
+
+        def deriv(direction):
+            table = []
+            for k in range(levels):
+                h = h0 / 2 ** k
+                table.append((at(base + h * direction) - at(base - h * direction)) / (2 * h))
+            for m in range(1, levels):  # error series in h**2
+                f = 4 ** m
+                table = [(f * table[i + 1] - table[i]) / (f - 1) for i in range(len(table) - 1)]
+            return table[0]
+
+        if not isinstance(base, mpmath.matrix):
+            return deriv(mpmath.mpf(1))
+        n = base.rows
+        cols = []
+        for j in range(n):
+            ej = mpmath.zeros(n, 1)
+            ej[j] = 1
+            cols.append(deriv(ej))
+        first = cols[0]
+        if isinstance(first, mpmath.matrix):
+            out = mpmath.zeros(first.rows, n)
+            for j, c in enumerate(cols):
+                for i in range(first.rows):
+                    out[i, j] = c[i]
+            return out
+        out = mpmath.zeros(1, n)
+        for j, c in enumerate(cols):
+            out[0, j] = c
+        return out
+
+
+def _norm(v) -> mpmath.mpf:
+    if isinstance(v, mpmath.matrix):
+        return max((abs(v[i, j]) for i in range(v.rows) for j in range(v.cols)),
+                   default=mpmath.mpf(0))
+    return abs(v)
+
+
+def _sub(a, b):
+    if isinstance(a, mpmath.matrix) and not isinstance(b, mpmath.matrix):
+        return a if b == 0 else a - b
+    if isinstance(b, mpmath.matrix) and not isinstance(a, mpmath.matrix):
+        return -b if a == 0 else a - b
+    return a - b
+
+
+def _fmt(v, digits: int = 20) -> str:
+    if isinstance(v, mpmath.matrix):
+        rows = [[mpmath.nstr(v[i, j], digits) for j in range(v.cols)] for i in range(v.rows)]
+        return str(rows)
+    return mpmath.nstr(v, digits)
+
+
+def evaluate_relation(claim: PreparedClaim, rel: Relation, point: Point, dps: int):
+    """(lhs, rhs) at ``dps`` digits, computed at raised working precision."""
+    with mpmath.workdps(2 * dps + 30):
+        ev = _Eval(claim, point)
+        lhs, rhs = ev.value(rel.left), ev.value(rel.right)
+        return lhs, rhs
+
+
+def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Outcome:
+    """Compare both sides at ``dps`` and ``dps + EXTRA`` digits (see module docstring)."""
+    results = []
+    for p in (dps, dps + EXTRA):
+        lhs, rhs = evaluate_relation(claim, rel, point, p)
+        with mpmath.workdps(2 * p + 30):
+            diff = _norm(_sub(lhs, rhs))
+            mag = max(_norm(lhs), _norm(rhs))
+        results.append((lhs, rhs, diff, mag))
+    (l1, r1, d1, m1), (_, _, d2, m2) = results
+    with mpmath.workdps(2 * dps + 30):
+        if rel.op not in ("==", "!="):
+            ok = {"<": l1 < r1, "<=": l1 <= r1, ">": l1 > r1, ">=": l1 >= r1}[rel.op]
+            gap_stable = d1 == d2 == 0 or abs(d1 - d2) <= mpmath.mpf(10) ** -12 * max(d1, d2)
+            if d1 == 0 and rel.op in ("<", ">"):
+                status = "differ"
+            elif d1 == 0 or gap_stable:
+                status = "agree" if ok else "differ"
+            else:
+                status = "unclear"
+            return Outcome(status, 0.0, _fmt(l1), _fmt(r1), float(d1))
+        if d1 == 0 and d2 == 0:
+            return Outcome("agree", float(dps), _fmt(l1), _fmt(r1), 0.0)
+        digits = float(-mpmath.log10(d1 / max(m1, mpmath.mpf(10) ** -dps)))
+        stable = abs(d1 - d2) <= mpmath.mpf(10) ** -12 * max(d1, d2)
+        tol1 = mpmath.mpf(10) ** -AGREE_DIGITS * max(m1, 1)
+        tol2 = mpmath.mpf(10) ** -AGREE_DIGITS * max(m2, 1)
+        if stable:
+            status = "differ"
+        elif d1 <= tol1 and d2 <= tol2:
+            status = "agree"
+            digits = max(digits, float(-mpmath.log10(d1 / max(m1, 1))))
+        else:
+            status = "unclear"
+        return Outcome(status, min(digits, float(dps)), _fmt(l1), _fmt(r1), float(d1))
+
+
+def _rand_rational(rng: random.Random, lo: Fraction, hi: Fraction) -> Fraction:
+    den = rng.choice([1, 2, 3, 4, 5, 7, 8, 10])
+    num = rng.randint(int(lo * den), int(hi * den))
+    return Fraction(num, den)
+
+
+def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
+                 solver=None) -> Point | None:
+    """A random exact-rational point satisfying the simple bounds and the hypotheses."""
+    bounds: dict[str, list[tuple[str, Fraction]]] = {}
+    for a in claim.assumptions:
+        name, op, value = _simple_bound(a)
+        if name is not None:
+            bounds.setdefault(name, []).append((op, value))
+    values: dict[str, Fraction | list[Fraction]] = {}
+    for s in claim.scalars:
+        bs = bounds.get(s, [])
+        fixed = [v for op, v in bs if op == "=="]
+        if fixed:
+            values[s] = fixed[0]
+            continue
+        lo, hi = Fraction(-5), Fraction(5)
+        for op, v in bs:
+            if op in (">", ">="):
+                lo = max(lo, v)
+                hi = max(hi, v + 5)
+            elif op in ("<", "<="):
+                hi = min(hi, v)
+                lo = min(lo, v - 5)
+        for _ in range(50):
+            x = _rand_rational(rng, lo, hi)
+            if x != 0 and all(_holds(x, op, v) for op, v in bs):
+                values[s] = x
+                break
+        else:
+            return None
+    for v in claim.vectors:
+        values[v] = [_rand_rational(rng, Fraction(-5), Fraction(5)) for _ in range(d)]
+    for m in claim.matrices:
+        values[m] = [[_rand_rational(rng, Fraction(-3), Fraction(3)) for _ in range(d)]
+                     for _ in range(d)]
+    point = Point(d, values)
+    if claim.given and solver is not None:
+        point = solver(point)
+    return point
+
+
+def _holds(x: Fraction, op: str, v: Fraction) -> bool:
+    return {">": x > v, ">=": x >= v, "<": x < v, "<=": x <= v, "!=": x != v, "==": x == v}[op]
+
+
+def solve_hypotheses(claim: PreparedClaim, point: Point) -> Point | None:
+    """Make the point satisfy the ``given`` equations by solving for some components."""
+    from .anyd import Unsupported
+    from .explicit import Explicit
+    try:
+        eng = Explicit(claim, point.d)
+        sol = eng.hypothesis_solution()
+    except Unsupported:
+        return None
+    subs = {}
+    for name, val in point.values.items():
+        if name in eng.vec_syms:
+            for s, x in zip(eng.vec_syms[name], val):  # type: ignore[arg-type]
+                subs[s] = sp.Rational(x.numerator, x.denominator)
+        elif name in eng.syms:
+            subs[eng.syms[name]] = sp.Rational(val.numerator, val.denominator)  # type: ignore
+    free = {k: v for k, v in subs.items() if k not in sol}
+    values = dict(point.values)
+    for s, expr in sol.items():
+        try:
+            val = sp.Rational(expr.subs(free))
+        except (TypeError, ValueError, ZeroDivisionError):
+            return None
+        if not val.is_finite:
+            return None
+        name, _, idx = s.name.rpartition("_")
+        if name in eng.vec_syms and idx.isdigit():
+            vec = list(values[name])  # type: ignore[arg-type]
+            vec[int(idx) - 1] = Fraction(int(val.p), int(val.q))
+            values[name] = vec
+        else:
+            values[s.name] = Fraction(int(val.p), int(val.q))
+    return Point(point.d, values)
