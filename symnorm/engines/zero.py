@@ -95,7 +95,7 @@ class Radicals:
 def _pull_squares(p: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """Write ``p = inside * outside**2`` with ``outside`` a product of factors known >= 0."""
     coeff, factors = sp.factor_list(p)
-    inside, outside = sp.Integer(coeff), sp.Integer(1)
+    inside, outside = coeff, sp.Integer(1)
     for f, m in factors:
         if m >= 2 and (f.is_nonnegative or f.is_positive):
             outside *= f ** (m // 2)

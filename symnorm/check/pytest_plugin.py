@@ -1,0 +1,65 @@
+"""pytest plugin: ``pytest derivations/`` collects each claim of each document as a test.
+
+Refuted, error and undecided claims fail, with the counterexample or message in the
+failure report.  Only Markdown files holding a ``symnorm`` or ``latex LABEL`` fence are
+collected.  The plugin is registered through the ``pytest11`` entry point; without an
+installed package use ``pytest -p symnorm.check.pytest_plugin``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .verdict import Verdict
+
+
+def pytest_collect_file(parent, file_path: Path):  # noqa: ANN001
+    if file_path.suffix == ".md" and file_path.is_file():
+        try:
+            text = file_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        if "```symnorm" in text or "```latex " in text:
+            return DerivationFile.from_parent(parent, path=file_path)
+    return None
+
+
+class DerivationFile(pytest.File):
+    def collect(self):
+        from .run import check_document
+        result = check_document(self.path)
+        for v in result.verdicts:
+            yield ClaimItem.from_parent(self, name=v.label, verdict=v)
+
+
+class ClaimFailed(Exception):
+    pass
+
+
+class ClaimItem(pytest.Item):
+    def __init__(self, *, verdict: Verdict, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.verdict = verdict
+
+    def runtest(self) -> None:
+        if not self.verdict.ok:
+            raise ClaimFailed(self.verdict)
+
+    def repr_failure(self, excinfo, style=None):  # noqa: ANN001
+        if isinstance(excinfo.value, ClaimFailed):
+            v = self.verdict
+            lines = [f"{v.file}:{v.line}: claim {v.label!r} is {v.status}",
+                     f"  statement: {v.statement}"]
+            if v.counterexample:
+                lines.append("  counterexample: " + json.dumps(v.counterexample))
+            if v.message:
+                lines.append("  " + v.message)
+            lines.append(f"  reproduce: symnorm check {v.file} --only {v.label}")
+            return "\n".join(lines)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, self.verdict.line - 1, f"claim {self.verdict.label}"
