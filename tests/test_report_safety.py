@@ -1,0 +1,169 @@
+"""Hostile document text must come out inert: escaped in HTML, Markdown and LaTeX output."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symnorm.check.verdict import DocumentResult, Verdict
+from symnorm.report.build import write_report
+from symnorm.report.mathml import to_mathml
+from symnorm.report.texsafe import escape_text, safe_math
+
+SAFE_MATH = [
+    r"\frac{a}{b}", r"x^\top", r"\begin{pmatrix}1&2\\3&4\end{pmatrix}",
+    r"\mathcal N_\epsilon(x)", r"a \le b", r"\left(\frac{1}{2}\right)", r"\{0, b\}",
+    r"\operatorname{tr} J = \frac{d-2}{s} + \frac{\epsilon}{s^3}", r"a \\ input",
+    r"\text{for } x > 0",
+]
+UNSAFE_MATH = [
+    r"\input{/etc/passwd}", r"\include{x}", r"\write18{rm -rf /}", r"\immediate\write18{x}",
+    r"\openout1=x", r"\def\x{y}", r"\catcode`\@=11", r"\csname input\endcsname",
+    r"^^5cinput{x}", r"\begin{filecontents}{x}", r"x % comment", r"#1", r"$x$",
+    r"\frac{a}{b", r"}{", r"\href{javascript:alert(1)}{x}", r"\color{red}x", "\\text{\u00e9}",
+    r"\newcommand\x{}", r"\let\a\b", r"\expandafter\x", r"\scantokens{x}", r"\usepackage{x}",
+    r"\@", "{" * 50 + "}" * 50, "", "x" * 5000, "a\x00b",
+]
+
+
+@pytest.mark.parametrize("latex", SAFE_MATH)
+def test_whitelist_accepts_ordinary_math(latex: str) -> None:
+    assert safe_math(latex) == latex.strip()
+
+
+@pytest.mark.parametrize("latex", UNSAFE_MATH)
+def test_whitelist_rejects_commands_tex_would_execute(latex: str) -> None:
+    assert safe_math(latex) is None
+
+
+_MACROS = re.compile(r"\\(textbackslash|textasciicircum|textasciitilde|textless|"
+                     r"textgreater|textbar|ldots)\{\}")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_escaped_text_has_no_live_tex(text: str) -> None:
+    out = escape_text(text)
+    plain = re.sub(r"\\textsuperscript\{\d\}", "", out)
+    plain = _MACROS.sub("", plain)
+    plain = re.sub(r"\$\\[a-zA-Z]+\$", "", plain)  # $\le$ and friends from the table
+    plain = re.sub(r"\\[{}#$%&_]", "", plain)
+    assert not re.search(r"[\\#$%&_^{}]", plain), (text, out)
+    assert out.isascii()
+
+
+def test_mathml_is_rebuilt_from_a_whitelist() -> None:
+    assert to_mathml(r"\text{<script>alert(1)</script>}") == (
+        r'<code class="tex">\text{&lt;script&gt;alert(1)&lt;/script&gt;}</code>')
+    assert to_mathml(r"\href{javascript:alert(1)}{x}").startswith("<code")
+    out = to_mathml(r"\frac{a}{b}", display=True)
+    assert out.startswith('<math xmlns="http://www.w3.org/1998/Math/MathML"')
+    assert "<mfrac>" in out and 'display="block"' in out
+
+
+HOSTILE_DOC = r"""# Hostile <script>alert('title')</script>
+
+Raw <script>alert(1)</script> and <img src=x onerror=alert(2)> and
+[click](javascript:alert(3)) and [ok](https://example.org) and ![pic](http://evil/x.png)
+and math $\input{/etc/passwd}$ and $\text{<b>bold</b>}$ and prose \write18{rm -rf /}
+and \immediate\write18{touch pwned} and ^^5c and 100% of #1 & co.
+
+<iframe src="https://evil"></iframe>
+
+```symnorm
+claim z: x == x  # \input{x}
+```
+
+```python
+\end{verbatim}\input{/etc/passwd}
+```
+"""
+
+
+def _hostile_result() -> DocumentResult:
+    return DocumentResult("h.md", [
+        Verdict("h.md", 10, "<script>alert(4)</script>", r"\write18{x} <b>", "refuted",
+                scope="<i>every</i> d", assumptions=[r"\input{a}", "<u>x</u>"],
+                engine="<e>", latex=r"\input{x}", message=r"<script>m</script>\def\x{}",
+                counterexample={"<k>": r"\openout1", "x": "1/2"},
+                steps=[{"text": r"\catcode`\^=7 <s>", "latex": r"\write18{ls}"}],
+                evidence=[{"d": 3, "point": {"x": "<p>"}, "dps": 50, "lhs": r"\input",
+                           "rhs": "&amp;", "digits": 1}],
+                notes=["<note>"]),
+    ])
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("hostile")
+    write_report(HOSTILE_DOC, _hostile_result(), out, source_path="h.md<x>", date="2026-01-01")
+    return out
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_html_output_is_inert(hostile: Path) -> None:
+    text = (hostile / "report.html").read_text()
+    parser = _Tags()
+    parser.feed(text)
+    names = {t for t, _ in parser.tags}
+    assert not names & {"script", "iframe", "object", "embed", "b", "u", "i", "e", "note"}
+    for tag, attrs in parser.tags:
+        assert not any(k.startswith("on") for k in attrs), (tag, attrs)
+        if tag == "img":
+            assert (attrs.get("src") or "").startswith("data:image/svg+xml;base64,")
+        for key in ("href", "src", "action"):
+            value = (attrs.get(key) or "").strip().lower()
+            assert not value.startswith(("javascript:", "vbscript:", "data:text")), value
+        assert tag != "a" or attrs.get("href") in ("https://example.org", "http://evil/x.png",
+                                                   None) or attrs["href"].startswith("#")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "&lt;script&gt;alert(4)&lt;/script&gt;" in text
+    assert "Content-Security-Policy" in text and "default-src 'none'" in text
+    assert "http://evil/x.png" not in re.findall(r'src="([^"]*)"', text)
+
+
+def test_html_shows_unsafe_math_as_code(hostile: Path) -> None:
+    text = (hostile / "report.html").read_text()
+    assert r'<code class="tex">\input{/etc/passwd}</code>' in text
+    assert r'<code class="tex">\text{&lt;b&gt;bold&lt;/b&gt;}</code>' in text
+
+
+FORBIDDEN_TEX = {"input", "include", "write", "openout", "openin", "immediate", "def", "edef",
+                 "gdef", "xdef", "catcode", "csname", "endcsname", "let", "read", "special",
+                 "scantokens", "expandafter", "jobname", "href", "url", "directlua",
+                 "lowercase", "uppercase", "verbatim"}
+
+
+def test_latex_output_is_inert(hostile: Path) -> None:
+    tex = (hostile / "report.tex").read_text()
+    words = set(re.findall(r"\\([A-Za-z]+)", tex))
+    assert not words & FORBIDDEN_TEX, words & FORBIDDEN_TEX
+    assert "^^" not in tex
+    assert r"\textbackslash{}write18\{rm -rf /\}" in tex
+    assert r"\textbackslash{}input\{/etc/passwd\}" in tex
+    assert r"100\% of \#1 \& co." in tex
+    # nothing of the document may reach the preamble
+    preamble = tex.split(r"\begin{document}")[0]
+    assert "alert" not in preamble.replace(r"\title{Hostile \textless{}script\textgreater{}"
+                                           r"alert('title')", "")
+
+
+def test_markdown_output_keeps_report_text_in_code_or_escaped(hostile: Path) -> None:
+    md = (hostile / "report.md").read_text()
+    assert "`<script>alert(4)</script>`" in md  # the label, as a code span
+    assert "\\<script\\>m\\</script\\>" in md  # the message, escaped
+    assert "$$\n\\input" not in md  # unsafe statement LaTeX is never emitted as math
+    assert "```text\n\\write18{x} <b>\n```" in md
