@@ -200,7 +200,8 @@ class _Equation:
         if self.defined(name):
             raise _err(f"{r.op_text} redefines {name!r}", r.pos, self.file,
                        "use = to state a claim about a defined name")
-        body, vec = lower(r.right, None, self.file, [])
+        free = [r.left.index] if isinstance(r.left, Indexed) else []
+        body, vec = lower(r.right, None, self.file, free)
         if kind == "indexed" and not vec:
             body = BinOp("*", body, Name("ones", r.pos), r.pos)
         elif kind != "indexed" and vec:
@@ -283,9 +284,8 @@ def _simple(e: object) -> str:
 
 
 def _is_scalar_bound(r: RawRel) -> bool:
-    """``a>0``, ``d\\ge 2``, ``0<a``, ``a\\le b``: an assumption, not a claim."""
-    kinds = {_simple(r.left), _simple(r.right)}
-    return "" not in kinds and "name" in kinds
+    """``a>0``, ``d\\ge 2``, ``0<a`` (a name against a number): an assumption, not a claim."""
+    return {_simple(r.left), _simple(r.right)} == {"name", "num"}
 
 
 def _plain(e: object) -> Expr:

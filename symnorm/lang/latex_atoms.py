@@ -26,7 +26,7 @@ __all__ = ["parse_factor"]
 _TRANSPOSE = object()
 _TRANSPOSES = ("\\top", "\\intercal", "T")
 _OPNAMES = {"tr": "trace", "Tr": "trace"}
-_NAMED = ("\\operatorname", "\\mathrm", "\\text", "\\textrm")
+_NAMED = ("\\operatorname", "\\mathrm")
 _KNOWN_HINT = ("accepted: \\frac \\sqrt \\cdot \\times \\left \\right \\| \\langle \\sum "
                "\\mathbf \\mathcal \\operatorname \\mathrm \\hat \\exp \\log, Greek letters, "
                "\\top, relations = \\neq < > \\le \\ge (see docs/latex.md)")
@@ -39,7 +39,8 @@ def _letter(t: Tok | None) -> bool:
 def parse_factor(p: ExprParser, t: Tok) -> Expr:
     """Parse one factor starting at token ``t`` (not yet consumed)."""
     if t.text == "\\sum":
-        return _sum(p)  # type: ignore[return-value]
+        with p.nest(t):  # a sum's body is a term, not an expression: count it here
+            return _sum(p)  # type: ignore[return-value]
     if t.text[0].isdigit():
         return _post(p, "expr", p.number(), t)
     p.i += 1
@@ -112,6 +113,10 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
                     "\\operatorname{BN}(x;\\{...\\})", t)
     if s == "\\mathsf":
         raise p.err("\\mathsf is accepted only in the transpose ^{\\mathsf T}", t)
+    if s in ("\\text", "\\textrm", "\\mbox", "\\textit", "\\textbf"):
+        raise p.err(f"prose {s}{{...}} inside an equation", t,
+                    "move the words out of the equation; conditions go after a separator "
+                    "as relations (a>0)")
     if t.is_cmd:
         raise p.err(f"unsupported LaTeX command {s}", t, _KNOWN_HINT)
     raise p.err(f"unexpected {s!r}", t)
@@ -197,7 +202,7 @@ def _sub_item(p: ExprParser, single: bool) -> str:
         return t.text
     if t.text in GREEK:
         return GREEK[t.text]
-    if t.text in ("\\mathcal", "\\mathscr", "\\mathbf", "\\mathrm", "\\mathsf", "\\text"):
+    if t.text in ("\\mathcal", "\\mathscr", "\\mathbf", "\\mathrm", "\\mathsf"):
         return _word_arg(p, t)
     raise p.err(f"{t.text!r} in a subscript", t,
                 "subscripts hold letters, digits and Greek letters")
@@ -339,7 +344,8 @@ def _sqrt(p: ExprParser, t: Tok) -> Expr:
     body = _arg(p, t)
     if n == 2:
         return Call("sqrt", (body,), p.pos(t))
-    return BinOp("**", body, Num(Fraction(1, n), p.pos(t)), p.pos(t))
+    q = p.pos(t)
+    return BinOp("**", body, BinOp("/", Num(Fraction(1), q), Num(Fraction(n), q), q), q)
 
 
 def _plain_name(p: ExprParser) -> str:

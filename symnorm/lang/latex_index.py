@@ -201,7 +201,8 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
         else:
             core = BinOp("*", Transpose(vecs[0], pos), vecs[1], pos)
         for c in coeff:
-            core = BinOp("*", c, core, pos)
+            if not (isinstance(c, Num) and c.value == 1):  # the 1 of \frac{1}{m}
+                core = BinOp("*", c, core, pos)
         for d in den:
             core = BinOp("/", core, lower(d, s.index, file)[0], pos)
         if total is None:

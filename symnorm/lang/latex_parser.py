@@ -249,8 +249,7 @@ class ExprParser:
         t = self.peek()
         if t is None:
             raise self.err("equation ended, expected a factor")
-        with self.nest(t):
-            return parse_factor(self, t)
+        return parse_factor(self, t)
 
     def number(self, single: bool = False) -> Num:
         """A literal; ``single`` takes one digit, as in ``x^23`` or ``\\frac12``."""

@@ -87,6 +87,7 @@ _SIZES = ("\\left", "\\right", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "
 _DELIMS = {"(": "(", ")": ")", "[": "[", "]": "]", "|": "|", "\\|": "\\|", "\\{": "\\{",
            "\\}": "\\}", "\\langle": "\\langle", "\\rangle": "\\rangle", "\\lvert": "|",
            "\\rvert": "|", "\\lVert": "\\|", "\\rVert": "\\|", "\\vert": "|", "\\Vert": "\\|"}
+_SCIENTIFIC = re.compile(r"(?<![A-Za-z\\])\d+(?:\.\d+)?[eE][+-]?\d+")
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\s+|.", re.DOTALL)
 
 
@@ -129,6 +130,10 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
     if len(text) > MAX_LENGTH:
         raise fail(f"LaTeX equation too long ({len(text)} characters; the limit is "
                    f"{MAX_LENGTH})", 0, "split it into several equations")
+    sci = _SCIENTIFIC.search(text)
+    if sci:
+        raise fail(f"scientific notation {sci.group()!r}", sci.start(),
+                   "write 10^{-5} or \\frac{1}{10^5}")
     toks: list[Tok] = []
     size_at: int | None = None  # offset of a pending \left / \big
     for m in _TOKEN.finditer(text):
