@@ -20,7 +20,7 @@ from .html import HtmlPrinter
 from .jsonout import JsonPrinter
 from .latex import LatexPrinter
 from .markdown import MarkdownPrinter
-from .model import CLAIM_FENCES, FigureBlock, build_model, markdown_parser
+from .model import FigureBlock, build_model, claim_fence, markdown_parser
 
 __all__ = [
     "PAPER",
@@ -64,7 +64,7 @@ def figure_requests(source: str, result: DocumentResult) -> list[tuple[str, Any,
         return [(f.name, f.options, f.pos.line) for f in result.figures]
     found = []
     for tok in markdown_parser().parse(source):
-        if tok.type != "fence" or tok.info.strip().split(" ")[0] not in CLAIM_FENCES:
+        if tok.type != "fence" or claim_fence(tok.info) != "symnorm":
             continue
         for k, line in enumerate(tok.content.splitlines()):
             words = line.split("#", 1)[0].split()

@@ -15,15 +15,23 @@ from ..check.verdict import Verdict, exit_code, summarize
 from .model import ReportModel
 from .printer import Printer
 
-__all__ = ["JsonPrinter", "check_payload"]
+__all__ = ["CLAIM_KEYS", "JsonPrinter", "check_payload", "claim_json"]
+
+
+#: The contract keys of a claim, first and in this order, as ``symnorm check --json``.
+CLAIM_KEYS = ("file", "line", "label", "statement", "status", "scope", "assumptions",
+              "engine", "counterexample", "evidence", "seconds", "message")
+
+
+def claim_json(v: Verdict) -> dict[str, Any]:
+    """One verdict as ``symnorm check --json`` writes it (contract keys, then the rest)."""
+    d = v.to_json()
+    return {**{k: d[k] for k in CLAIM_KEYS}, **{k: d[k] for k in d if k not in CLAIM_KEYS}}
 
 
 def check_payload(verdicts: list[Verdict]) -> dict[str, Any]:
     """The ``symnorm check --json`` object for ``verdicts``."""
-    summary: dict[str, Any] = dict(summarize(verdicts))
-    summary["total"] = len(verdicts)
-    summary["exit_code"] = exit_code(verdicts)
-    return {"claims": [v.to_json() for v in verdicts], "summary": summary}
+    return {"claims": [claim_json(v) for v in verdicts], "summary": summarize(verdicts)}
 
 
 class JsonPrinter(Printer):
@@ -34,6 +42,7 @@ class JsonPrinter(Printer):
     def doprint(self, model: ReportModel) -> str:
         payload = check_payload(model.verdicts)
         payload.update({
+            "exit_code": exit_code(model.verdicts),
             "document": model.source_path,
             "title": model.title,
             "date": model.date,

@@ -43,7 +43,16 @@ __all__ = [
 ]
 
 #: Fenced-block info strings whose content is claim-language source.
-CLAIM_FENCES = ("symnorm",)
+CLAIM_FENCES = ("symnorm", "latex")
+
+
+def claim_fence(info: str) -> str:
+    """The claim-block kind of a fence info string (``symnorm``, ``latex LABEL``), or ""."""
+    words = info.split()
+    kind = words[0].lower() if words else ""
+    if kind == "symnorm" or kind == "latex" and len(words) >= 2:
+        return kind
+    return ""
 
 
 @dataclass(frozen=True)
@@ -219,12 +228,12 @@ def build_model(source: str, result: DocumentResult, *, figures: list[FigureBloc
     for start, end in _blocks(tokens):
         tok = tokens[start]
         a, b = tok.map if tok.map else (0, 0)
-        lang = tok.info.strip().split(" ")[0] if tok.type == "fence" else ""
+        lang = claim_fence(tok.info) if tok.type == "fence" else ""
         owns = any(a < v.line <= b for v in pending) or any(a < f.line <= b for f in figs)
-        if lang in CLAIM_FENCES or owns:
-            if lang in CLAIM_FENCES:
+        if lang or owns:
+            if lang:
                 flush()
-                items.append(SourceBlock(tok.content, lang, a + 1))
+                items.append(SourceBlock(tok.content, tok.info.strip(), a + 1))
             else:
                 run.append((a, b, start, end))
                 flush()

@@ -1,0 +1,191 @@
+"""The report model and its printers, over verdicts built by hand (no checker involved)."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from symnorm.check.verdict import DocumentResult, Verdict
+from symnorm.lang.syntax import Figure, Pos
+from symnorm.report.build import figure_requests, write_report
+from symnorm.report.html import HtmlPrinter
+from symnorm.report.latex import LatexPrinter
+from symnorm.report.markdown import MarkdownPrinter, code_span
+from symnorm.report.model import (
+    ClaimCard,
+    FigureBlock,
+    Heading,
+    Prose,
+    SourceBlock,
+    build_model,
+    statement_latex,
+)
+
+DOC = """# Demo derivation
+
+The map $\\mathcal N_\\epsilon(x) = \\frac{c}{s}$ and
+
+$$
+J = \\frac{P}{s} - \\frac{c c^\\top}{d s^3}
+$$
+
+```symnorm
+use layernorm
+claim radial: J*c == eps/s**3*c
+claim wrong: J*c == c/s
+```
+
+Between the blocks.
+
+```python
+print("not a claim block")
+```
+
+```symnorm
+figure batch_flip points=5
+```
+"""
+
+
+def verdicts() -> list[Verdict]:
+    return [
+        Verdict("demo.md", 11, "radial", "J*c == eps/s**3*c", "proved", scope="every d >= 2",
+                assumptions=["eps > 0"], engine="any-d",
+                steps=[{"text": "left side in the basis {1, c}", "latex": r"\frac{\epsilon}{s^3} c"},
+                       {"text": "difference", "latex": "0"}],
+                evidence=[{"d": 3, "point": {"x": ["1", "2", "4"], "eps": "1/10"}, "dps": 50,
+                           "lhs": "0.1", "rhs": "0.1", "digits": 50.0}]),
+        Verdict("demo.md", 12, "wrong", "J*c == c/s", "refuted", scope="d = 3",
+                counterexample={"x": ["1", "2", "4"], "eps": "1/10"}, engine="explicit",
+                message="sides differ"),
+        Verdict("demo.md", 99, "stray", "x == x", "undecided", message="time limit"),
+    ]
+
+
+def result(figures: list | None = None) -> DocumentResult:
+    return DocumentResult("demo.md", verdicts(), figures or [], 1.25)
+
+
+def test_items_follow_document_order() -> None:
+    m = build_model(DOC, result(), date="2026-01-01")
+    kinds = [type(i).__name__ for i in m.items]
+    assert kinds == ["Prose", "SourceBlock", "ClaimCard", "ClaimCard", "Prose", "SourceBlock",
+                     "Heading", "ClaimCard"]
+    cards = [i for i in m.items if isinstance(i, ClaimCard)]
+    assert [(c.number, c.verdict.label) for c in cards] == [(1, "radial"), (2, "wrong"),
+                                                            (3, "stray")]
+    assert m.title == "Demo derivation"
+    assert m.summary["proved"] == 1 and m.summary["refuted"] == 1 and m.summary["undecided"] == 1
+    prose = [i for i in m.items if isinstance(i, Prose)]
+    assert prose[0].line == 1 and "Between the blocks." in prose[1].source
+    assert isinstance(m.items[6], Heading)
+    assert isinstance(m.items[1], SourceBlock) and m.items[1].line == 9
+
+
+def test_figures_are_placed_in_their_block() -> None:
+    fig = FigureBlock(1, "batch_flip", "T", "C", {"svg": "figures/batch_flip.svg"}, "<svg/>",
+                      22)
+    m = build_model(DOC, result(), figures=[fig], date="")
+    assert m.items.index(fig) == 6  # after the second symnorm block, before "Further claims"
+
+
+def test_figure_requests_from_checker_or_from_fences() -> None:
+    assert figure_requests(DOC, result()) == [("batch_flip", (("points", "5"),), 22)]
+    node = Figure("eps_scale", (("d", "3"),), Pos(5, 1))
+    assert figure_requests(DOC, result([node])) == [("eps_scale", (("d", "3"),), 5)]
+
+
+def test_statement_latex_prefers_safe_own_latex_then_the_parse_tree() -> None:
+    own = Verdict("f", 1, "a", "x == x", "proved", latex=r"\frac{a}{b} = c")
+    assert statement_latex(own) == r"\frac{a}{b} = c"
+    hostile = Verdict("f", 1, "a", "J*c == eps/s**3*c", "proved", latex=r"\input{x}")
+    tex = statement_latex(hostile)
+    assert tex is not None and r"\input" not in tex and r"\frac{\epsilon}{s^{3}}" in tex
+    unparsable = Verdict("f", 1, "a", "J*c == == )", "error")
+    assert statement_latex(unparsable) is None
+
+
+def test_html_has_a_badge_math_and_tables_per_claim() -> None:
+    html = HtmlPrinter().doprint(build_model(DOC, result(), date="2026-01-01"))
+    for status, word in (("proved", "PROVED"), ("refuted", "REFUTED"),
+                         ("undecided", "UNDECIDED")):
+        assert re.search(rf'<span class="badge st-{status}"[^>]*>[^<]*{word}</span>', html)
+    assert html.count('<article class="claim') == 3
+    assert html.count("<math") >= 3 + 2  # prose math + statements + steps
+    assert '<table class="evidence">' in html and "1/10" in html
+    assert '<table class="counterexample">' in html
+    assert "<script" not in html and "http://" not in html.replace(
+        "http://www.w3.org/1998/Math/MathML", "")
+    assert "2026-01-01" in html
+
+
+def test_markdown_has_math_and_gfm_tables() -> None:
+    md = MarkdownPrinter().doprint(build_model(DOC, result(), date="2026-01-01"))
+    assert "#### \u2713 PROVED \u2014 Claim 1 `radial`" in md
+    assert "$$\n\\frac{\\epsilon}{s^{3}}" not in md  # statements print as one relation
+    assert re.search(r"\$\$\nJ \\cdot c = ", md)
+    assert "| d | point | dps | lhs | rhs | digits |" in md
+    assert "**Counterexample**" in md and "| `x` | `(1, 2, 4)` |" in md
+    assert DOC.split("```symnorm")[0] in md  # prose copied verbatim
+
+
+def test_code_span_survives_backticks_and_pipes() -> None:
+    assert code_span("a`b") == "``a`b``"
+    assert code_span("`x`") == "`` `x` ``"
+    assert code_span("a|b") == "`a\\|b`"
+
+
+def test_latex_document_structure() -> None:
+    tex = LatexPrinter().doprint(build_model(DOC, result(), date="2026-01-01"))
+    assert tex.startswith("\\documentclass") and tex.rstrip().endswith("\\end{document}")
+    assert tex.count("\\begin{") == tex.count("\\end{")
+    assert "\\[\nJ = \\frac{P}{s} - \\frac{c c^\\top}{d s^3}\n\\]" in tex
+    assert "\\badge{strefuted}{REFUTED}" in tex
+
+
+def test_json_matches_the_check_schema(tmp_path: Path) -> None:
+    files = write_report(DOC, result(), tmp_path, date="2026-01-01")
+    data = json.loads(files["evidence.json"].read_text())
+    assert [c["label"] for c in data["claims"]] == ["radial", "wrong", "stray"]
+    assert data["claims"][0] == {**verdicts()[0].to_json()}
+    assert list(data["claims"][0])[:5] == ["file", "line", "label", "statement", "status"]
+    assert data["summary"] == {"proved": 1, "proved-for": 0, "confirmed": 0, "refuted": 1,
+                               "undecided": 1, "error": 0}
+    assert {"symnorm", "sympy", "mpmath"} <= set(data["versions"])
+    assert data["date"] == "2026-01-01" and data["exit_code"] == 1
+    assert data["figures"][0]["files"]["csv"] == "figures/batch_flip.csv"
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
+        "batch_flip.csv", "batch_flip.png", "batch_flip.svg"]
+
+
+def test_two_runs_give_identical_files(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
+    a = write_report(DOC, result(), tmp_path / "a")
+    b = write_report(DOC, result(), tmp_path / "b")
+    for name in a:
+        assert a[name].read_bytes() == b[name].read_bytes(), name
+    for f in (tmp_path / "a" / "figures").iterdir():
+        assert f.read_bytes() == (tmp_path / "b" / "figures" / f.name).read_bytes(), f.name
+    assert "2026-01-01" in a["report.html"].read_text()
+
+
+def test_only_the_date_differs_between_days(tmp_path: Path) -> None:
+    a = write_report(DOC, result(), tmp_path / "a", date="2026-01-01")
+    b = write_report(DOC, result(), tmp_path / "b", date="2026-01-02")
+    for name in a:
+        left = a[name].read_text().replace("2026-01-01", "DATE")
+        assert left == b[name].read_text().replace("2026-01-02", "DATE"), name
+
+
+def test_evidence_values_are_formatted_exactly() -> None:
+    v = Verdict("f", 1, "a", "x == x", "confirmed",
+                evidence=[{"d": 2, "point": {"b": Fraction(1, 3)}, "dps": 50, "lhs": 0.5,
+                           "rhs": "0.5", "digits": 49.7}])
+    html = HtmlPrinter().doprint(build_model("```symnorm\nclaim a: x == x\n```\n",
+                                             DocumentResult("f", [v]), date=""))
+    assert "<td class=\"num\">b = 1/3</td>" in html and "<td class=\"num\">49.7</td>" in html
