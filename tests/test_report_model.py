@@ -55,7 +55,8 @@ def verdicts() -> list[Verdict]:
     return [
         Verdict("demo.md", 11, "radial", "J*c == eps/s**3*c", "proved", scope="every d >= 2",
                 assumptions=["eps > 0"], engine="any-d",
-                steps=[{"text": "left side in the basis {1, c}", "latex": r"\frac{\epsilon}{s^3} c"},
+                steps=[{"text": "left side in the basis {1, c}",
+                        "latex": r"\frac{\epsilon}{s^3} c"},
                        {"text": "difference", "latex": "0"}],
                 evidence=[{"d": 3, "point": {"x": ["1", "2", "4"], "eps": "1/10"}, "dps": 50,
                            "lhs": "0.1", "rhs": "0.1", "digits": 50.0}]),
