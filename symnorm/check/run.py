@@ -122,13 +122,14 @@ def _run_pool(claims: list[PreparedClaim], dps: int, timeout: float,
     workers = max(1, min(2, len(claims)))
     with ProcessPool(max_workers=workers, initializer=_limit_memory,
                      initargs=(MEMORY_LIMIT,)) as pool:
-        futures = [pool.schedule(_work, args=(c, dps, timeout), timeout=timeout + 5)
+        futures = [pool.schedule(_work, args=(c, dps, timeout), timeout=timeout + 1)
                    for c in claims]
         for i, (c, fut) in enumerate(zip(claims, futures)):
             try:
                 v = fut.result()
             except FutureTimeout:
                 v = _verdict(c, UNDECIDED, f"time limit of {timeout:g} s exceeded")
+                v.seconds = timeout
             except ProcessExpired as exc:
                 v = _verdict(c, UNDECIDED, f"the worker was stopped ({_expired(exc)}); "
                              "the claim exceeded the memory limit or crashed it")
