@@ -35,7 +35,9 @@ body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2937;
  max-width:60rem;margin:0 auto;padding:1.5rem 1.2rem 4rem;background:#fff}
 h1,h2,h3{line-height:1.25} code,pre{font-family:ui-monospace,"DejaVu Sans Mono",monospace;
  font-size:.9em} pre{background:#f6f8fa;padding:.7rem;overflow-x:auto;border-radius:4px}
-math[display=block]{margin:.6rem 0;overflow-x:auto} table{border-collapse:collapse;margin:.5rem 0}
+math{font-family:"Latin Modern Math","STIX Two Math","Cambria Math","Latin Modern Roman",
+ math,serif;font-size:1.12em} math[display=block]{margin:.6rem 0;overflow-x:auto}
+table{border-collapse:collapse;margin:.5rem 0}
 th,td{border:1px solid #d1d5db;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f3f4f6} .num{font-family:ui-monospace,monospace;font-size:.85em;
  word-break:break-all} .badge{display:inline-block;padding:.1rem .55rem;border-radius:999px;
@@ -147,8 +149,9 @@ class HtmlPrinter(Printer):
             parts.append("<ul class=\"notes\">" + "".join(
                 f"<li>{escape(n)}</li>" for n in v.notes) + "</ul>\n")
         if c.steps:
-            parts.append(f'<details class="steps" open><summary>Derivation ({len(c.steps)} '
-                         "steps)</summary><ol>")
+            steps = _count(len(c.steps), "step")
+            parts.append(f'<details class="steps" open><summary>Derivation ({steps})'
+                         "</summary><ol>")
             parts += [f"<li>{escape(text)}"
                       + (f"<div>{to_mathml(tex, True)}</div>" if tex else "") + "</li>"
                       for text, tex in c.steps]
@@ -170,7 +173,8 @@ class HtmlPrinter(Printer):
         body = "".join("<tr>" + "".join(
             f'<td class="num">{escape(_short(fmt_value(r.get(c))))}</td>' for c in cols)
             + "</tr>" for r in rows)
-        return (f'<table class="evidence"><caption>Numeric evidence ({len(rows)} points)'
+        points = _count(len(rows), "point")
+        return (f'<table class="evidence"><caption>Numeric evidence ({points})'
                 f"</caption><tr>{head}</tr>{body}</table>\n")
 
     def _print_FigureBlock(self, f: FigureBlock) -> str:
@@ -180,6 +184,10 @@ class HtmlPrinter(Printer):
                 f'{data}" alt="{escape(f.title)}">\n<figcaption><strong>Figure {f.number}. '
                 f"{escape(f.title)}.</strong> {escape(f.caption)} Files: {links}."
                 "</figcaption></figure>\n")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _short(text: str, width: int = 32) -> str:
