@@ -230,3 +230,14 @@ def test_pytest_plugin_collects_claims(tmp_path):
                        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert "1 failed, 1 passed" in p.stdout, p.stdout + p.stderr
     assert "counterexample" in p.stdout and "--only bad" in p.stdout
+
+
+@pytest.mark.parametrize("claim", [
+    "10**40*b == 10**40*b + 1",          # a small difference hidden by a huge value
+    "b**2 + 10**-60 == b**2",            # a tiny difference
+    "sqrt(b**2) == b",                   # true only for b >= 0
+    "BN(0; [0, b]) == -1",               # true only in the eps -> 0 limit
+])
+def test_near_misses_are_never_confirmed(claim):
+    text = doc("scalar b, eps", "assume eps > 0", f"claim m: {claim}")
+    assert status_of(text, "m") == "refuted"

@@ -212,6 +212,15 @@ def evaluate_relation(claim: PreparedClaim, rel: Relation, point: Point, dps: in
 
 def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Outcome:
     """Compare both sides at ``dps`` and ``dps + EXTRA`` digits (see module docstring)."""
+    lhs, rhs = evaluate_relation(claim, rel, point, dps)
+    with mpmath.workdps(2 * dps + 30):
+        mag0 = max(_norm(lhs), _norm(rhs))
+        # a huge value would hide a small absolute difference (X vs X + 1): raise the
+        # precision so the absolute resolution stays at 10**-dps, or give up on the point
+        extra = int(mpmath.ceil(mpmath.log10(mag0))) if mag0 > 10 ** 6 else 0
+    if dps + extra > 4 * MAX_DPS:
+        return Outcome("unclear", 0.0, _fmt(lhs), _fmt(rhs), float("nan"))
+    dps += extra
     results = []
     for p in (dps, dps + EXTRA):
         lhs, rhs = evaluate_relation(claim, rel, point, p)

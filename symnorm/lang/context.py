@@ -150,15 +150,18 @@ class Scope:
         if len(set(st.params)) != len(st.params):
             raise self._err("repeated parameter name", st.pos)
         d = _Def(st)
-        self.lets[st.name] = d
         try:  # expand now so errors point at the definition, not at each use
             if not st.params:
+                self.lets[st.name] = d
                 d.expanded = self.expand(st.body, {})
                 self.shape(d.expanded)
-            else:
+            else:  # registered afterwards: a function cannot call itself
                 self.expand(st.body, {p: Name(p, st.pos) for p in st.params})
-        except SourceError:
-            del self.lets[st.name]
+                self.lets[st.name] = d
+        except (SourceError, LimitError, RecursionError) as exc:
+            self.lets.pop(st.name, None)
+            if isinstance(exc, RecursionError):
+                raise self._err("definition nested too deeply", st.pos) from None
             raise
 
     def _use(self, st: Use) -> None:

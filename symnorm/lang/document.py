@@ -91,6 +91,8 @@ def parse_text(source: str, path: str = "<text>") -> Document:
                 scope.add(parse_statement(raw, path, lineno))
             except (SourceError, LimitError) as exc:
                 doc.errors.append(_as_source_error(exc, path, lineno))
+            except RecursionError:
+                doc.errors.append(SourceError("statement nested too deeply", path, lineno, 1))
     return doc
 
 
