@@ -142,6 +142,8 @@ def test_batch_spread_is_seeded() -> None:
     ("batch_flip", {"bmin": "1/0"}, "zero denominator"),
     ("jacobian_spectrum", {"against": "time"}, "expected one of eps, scale"),
     ("batch_spread", {"sizes": "1,2"}, "must lie in"),
+    ("batch_spread", {"sizes": "4096,4095", "draws": "10000"}, "exceeds the limit"),
+    ("eps_scale", {"d": "4096", "points": "2001"}, "exceeds the limit"),
 ])
 def test_bad_options_name_the_problem(name: str, options: dict, needle: str) -> None:
     with pytest.raises(SourceError) as err:

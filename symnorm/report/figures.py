@@ -85,6 +85,11 @@ def _mpf(q: F) -> Any:
     return mpmath.mpf(q.numerator) / q.denominator
 
 
+def _cap(what: str, value: int, limit: int) -> None:
+    if value > limit:
+        raise ValueError(f"{what} = {value} exceeds the limit {limit}; use fewer points")
+
+
 def _normalize(xs: list[Any], eps: Any) -> tuple[list[Any], Any, Any]:
     """The centered normalized map N_eps(x) = P x / sqrt(v + eps): returns (N, c, s)."""
     d = len(xs)
@@ -100,6 +105,7 @@ def _normalize(xs: list[Any], eps: Any) -> tuple[list[Any], Any, Any]:
 
 def _eps_scale(o: dict[str, Any]) -> FigureData:
     d, n = o["d"], o["points"]
+    _cap("d * points * (number of eps)", d * n * len(o["eps"]), 2_000_000)
     with mpmath.workdps(_DPS):
         raw = [mpmath.mpf(2 * i - (d - 1)) for i in range(d)]  # centered, then v = 1
         scale = mpmath.sqrt(mpmath.fsum(r * r for r in raw) / d)
@@ -225,6 +231,7 @@ def _batch_spread(o: dict[str, Any]) -> FigureData:
     mu, sd, x0, eps = (float(o[k]) for k in ("mean", "sd", "x", "eps"))
     rng = np.random.default_rng(o["seed"])
     sizes = sorted(set(o["sizes"]))
+    _cap("draws * sum(sizes)", o["draws"] * sum(sizes), 10_000_000)
     means, stds, gaps = [], [], []
     inference = (x0 - mu) / math.sqrt(sd * sd + eps)
     for n in sizes:
