@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from symnorm.errors import SourceError
@@ -21,6 +22,7 @@ __all__ = [
     "ACCENTS",
     "BOLD",
     "BUILTIN_NAMES",
+    "CONNECTIVES",
     "DEFINERS",
     "FORBIDDEN",
     "FRACS",
@@ -88,7 +90,11 @@ _DELIMS = {"(": "(", ")": ")", "[": "[", "]": "]", "|": "|", "\\|": "\\|", "\\{"
            "\\}": "\\}", "\\langle": "\\langle", "\\rangle": "\\rangle", "\\lvert": "|",
            "\\rvert": "|", "\\lVert": "\\|", "\\rVert": "\\|", "\\vert": "|", "\\Vert": "\\|"}
 _SCIENTIFIC = re.compile(r"(?<![A-Za-z\\])\d+(?:\.\d+)?[eE][+-]?\d+")
-_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\s+|.", re.DOTALL)
+_TEXT = re.compile(r"\\(?:text|textrm|textnormal|mbox)\s*\{[^{}\\]*\}")
+_TOKEN = re.compile(_TEXT.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
+#: Words of ``\text{...}`` that separate relations like ``\quad`` does.
+CONNECTIVES = frozenset({"where", "and", "with", "for", "if", "since", "such that", "s.t.",
+                         "i.e.", "so", "hence", "then"})
 
 
 @dataclass(frozen=True)
@@ -161,7 +167,10 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
                 raise fail(f"{text[size_at:m.end()].split()[0]} must be followed by a "
                            f"delimiter such as ( [ | \\| \\langle, got {s!r}", off)
             size_at = None
-        s = _DELIMS.get(s, s) if s.startswith("\\") else s
+        if _TEXT.fullmatch(s):
+            toks += _text_tokens(s, off, where, fail)
+            continue
+        s = "\\|" if s == "||" else _DELIMS.get(s, s) if s.startswith("\\") else s
         ln, col = where(off)
         toks.append(Tok(s, off, m.end(), ln, col))
     if size_at is not None:
@@ -169,3 +178,24 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
     if not toks:
         raise fail("empty LaTeX equation", 0)
     return toks
+
+
+def _text_tokens(s: str, off: int, where: _Locator, fail: Callable[..., SourceError]
+                 ) -> list[Tok]:
+    """``\\text{where}`` separates relations; ``\\text{RMS}`` is a name; other prose fails."""
+    inner_at = s.index("{") + 1
+    content = s[inner_at:-1]
+    word = content.strip().rstrip(",:").strip()
+    if word.lower() in CONNECTIVES or not word:
+        ln, col = where(off)
+        return [Tok("\\quad", off, off + len(s), ln, col)]
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", word):
+        raise fail(f"prose {s!r} inside an equation", off,
+                   "move the words out of the equation; conditions go after a separator as "
+                   "relations (a>0); \\text{where}, \\text{and} ... separate relations")
+    start = off + inner_at + content.index(word)
+    out = [Tok("\\operatorname", off, off + inner_at, *where(off)),
+           Tok("{", off, off + inner_at, *where(off))]
+    out += [Tok(ch, start + i, start + i + 1, *where(start + i)) for i, ch in enumerate(word)]
+    end = off + len(s) - 1
+    return out + [Tok("}", end, end + 1, *where(end))]
