@@ -190,3 +190,15 @@ def test_evidence_values_are_formatted_exactly() -> None:
     html = HtmlPrinter().doprint(build_model("```symnorm\nclaim a: x == x\n```\n",
                                              DocumentResult("f", [v]), date=""))
     assert "<td class=\"num\">b = 1/3</td>" in html and "<td class=\"num\">49.7</td>" in html
+
+
+def test_docs_describe_every_figure_and_option() -> None:
+    from symnorm.report.figures import FIGURES
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "report.md").read_text()
+    for kind in FIGURES.values():
+        row = next((line for line in doc.splitlines() if line.startswith(f"| `{kind.name}`")),
+                   "")
+        assert row, kind.name
+        for option in kind.options:
+            assert f"`{option}`" in row, (kind.name, option)
