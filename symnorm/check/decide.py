@@ -63,12 +63,14 @@ class _Numeric:
         """(agree, differ, unclear) counts over the points tried."""
         agree = differ = unclear = 0
         solver = (lambda p: solve_hypotheses(self.claim, p)) if self.claim.given else None
+        if not _has_vectors(self.claim):
+            per_d = max(per_d, 6)  # d plays no role: more points instead
         for d in ds:
             got = 0
             for _ in range(per_d * 6):
                 if got >= per_d or time.monotonic() > self.deadline:
                     break
-                point = sample_point(self.claim, d, self.rng, solver)
+                point = sample_point(self.claim, d, self.rng, solver, index=len(self.evidence))
                 if point is None or not self._assumptions_hold(point):
                     continue
                 try:

@@ -263,7 +263,7 @@ def _rand_rational(rng: random.Random, lo: Fraction, hi: Fraction) -> Fraction:
 
 
 def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
-                 solver=None) -> Point | None:
+                 solver=None, index: int = 2) -> Point | None:
     """A random exact-rational point satisfying the simple bounds and the hypotheses."""
     bounds: dict[str, list[tuple[str, Fraction]]] = {}
     for a in claim.assumptions:
@@ -287,6 +287,8 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
                 lo = min(lo, v - 5)
         for _ in range(50):
             x = _rand_rational(rng, lo, hi)
+            if index < 2 and lo < 0 < hi:  # the first two points cover both signs
+                x = abs(x) if index == 0 else -abs(x)
             if x != 0 and all(_holds(x, op, v) for op, v in bs):
                 values[s] = x
                 break
