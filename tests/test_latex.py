@@ -210,6 +210,9 @@ CONSTRUCTS = [
     (r"a(x+b)", mul(a, add(x, b))),
     (r"\mathbf 0", num(0)),
     (r"{ab}c", mul(mul(a, b), c)),
+    (r"\text{RMS}(x) + \mbox{RMS}(x)", add(call("RMS", x), call("RMS", x))),
+    (r"\frac{g}{||\mathbf{v}||}\mathbf{v}", mul(div(n("g"), call("norm", v)), v)),
+    (r"\bigg( a \bigg) + \Big[ b \Big]", add(a, b)),
 ]
 
 
@@ -236,6 +239,12 @@ def test_relation_operators(text: str, op: str) -> None:
 def test_separators(sep: str) -> None:
     out = parse(f"a = b {sep} c = d")
     assert [st.relation for st in out] == [eq(a, b), eq(c, d)]
+
+
+@pytest.mark.parametrize("word", ["where", "and", "with", "for", "if", " where~ "])
+def test_connective_words_separate_relations(word: str) -> None:
+    out = parse(f"a = b \\text{{{word}}} c = d, \\quad x^\\top x > 0")
+    assert [st.relation.op for st in out] == ["==", "==", ">"]
 
 
 def test_semicolon_inside_a_call_is_not_a_separator() -> None:
@@ -318,6 +327,9 @@ INVALID = [
     (r"a = b/cd", "ambiguous"),
     (r"a = {b+c}d", "invisible"),
     (r"a = \text{for all } b", "prose"),
+    (r"a = \text b", "prose"),
+    (r"a = |b||c|", "ended"),
+    (r"\bar{a}_i = \frac{a_i}{\text{RMS}(\mathbf{a})} g_i", "two indexed"),
     (r"x \in \mathbb{R}^d", "\\in"),
     (r"a \approx b", "\\approx"),
     (r"a = \log b", "parenthesized"),

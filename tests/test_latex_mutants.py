@@ -95,8 +95,37 @@ def test_unmutated_equation_is_proved(vocab: bool, label: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["paper_latex.md", "paper_latex_novocab.md"])
+@pytest.mark.parametrize("name", ["paper_latex.md", "paper_latex_novocab.md",
+                                  "published_equations.md"])
 def test_derivation_documents_prove_every_claim(name: str) -> None:
+    # published_invariances.md is left out: its free-matrix claims are only `confirmed`
     result = check_document(ROOT / "derivations" / name)
     assert result.verdicts and all(v.status == "proved" for v in result.verdicts), [
         (v.label, v.status, v.message) for v in result.verdicts]
+
+
+# Mutants of the published equations (derivations/published_equations.md): one changed
+# exponent, constant or factor each; the label is the claim that must turn refuted.
+PUBLISHED = ROOT / "derivations" / "published_equations.md"
+PUBLISHED_MUTANTS = [
+    (r"\cdot\frac{2(x_i-\mu_\mathcal{B})}{m}", r"\cdot\frac{(x_i-\mu_\mathcal{B})}{m}",
+     "bn.backward-4.1"),                                                 # dropped factor 2
+    (r"(\sigma^2_\mathcal{B}+\epsilon)^{-3/2}", r"(\sigma^2_\mathcal{B}+\epsilon)^{-1/2}",
+     "bn.backward-4.1"),                                                 # wrong exponent
+    (r"\frac{\partial \ell}{\partial y_i}\cdot\widehat{x}_i",
+     r"\frac{\partial \ell}{\partial y_i}\cdot x_i", "bn.backward-5.1"),  # x for x-hat
+    (r"{\sqrt{\sigma_\mathcal{B}^2 + \epsilon}}", r"{\sqrt{\sigma_\mathcal{B} + \epsilon}}",
+     "alg1.props.2"),                                                    # sigma for sigma^2
+    (r"\sqrt{\frac{1}{n}\sum", r"\sqrt{\frac{1}{n-1}\sum", "rms.is_ln"),  # wrong denominator
+    (r"\frac{\mathbf{w}\mathbf{w}^\top}{||\mathbf{w}||^2}",
+     r"\frac{\mathbf{w}\mathbf{w}^\top}{||\mathbf{w}||}", "wn.grad-2.1"),  # wrong exponent
+]
+
+
+@pytest.mark.parametrize("old, new, label", PUBLISHED_MUTANTS,
+                         ids=[m[2] + ":" + m[1][:20] for m in PUBLISHED_MUTANTS])
+def test_published_equation_mutant_is_refuted(old: str, new: str, label: str) -> None:
+    text = PUBLISHED.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    assert status(text, label) == "proved"
+    assert status(text.replace(old, new), label) == "refuted"

@@ -185,7 +185,7 @@ def _text_tokens(s: str, off: int, where: _Locator, fail: Callable[..., SourceEr
     """``\\text{where}`` separates relations; ``\\text{RMS}`` is a name; other prose fails."""
     inner_at = s.index("{") + 1
     content = s[inner_at:-1]
-    word = content.strip().rstrip(",:").strip()
+    word = content.replace("~", " ").strip().rstrip(",:").strip()
     if word.lower() in CONNECTIVES or not word:
         ln, col = where(off)
         return [Tok("\\quad", off, off + len(s), ln, col)]
