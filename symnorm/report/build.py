@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import platform
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -124,5 +125,10 @@ def report_document(path: Path | str, outdir: Path | str, *, timeout: float = 20
     except (OSError, UnicodeDecodeError) as exc:
         raise SymnormError(f"cannot read {path}: {exc}") from None
     result = check_document(source_file, timeout=timeout, dps=dps, only=only)
-    files = write_report(source, result, outdir, source_path=display_path or str(path))
+    shown = display_path or str(path)
+    # the checker names the file as opened; the report names it as the user did
+    result = replace(result, verdicts=[
+        replace(v, file=shown) if v.file in (str(path), str(source_file)) else v
+        for v in result.verdicts])
+    files = write_report(source, result, outdir, source_path=shown)
     return files, result

@@ -22,7 +22,7 @@ from .model import (
     fmt_value,
 )
 from .printer import Printer
-from .texsafe import escape_text
+from .texsafe import breakable_text, escape_text
 
 __all__ = ["LatexPrinter"]
 
@@ -31,6 +31,7 @@ _PREAMBLE = r"""\documentclass[11pt]{article}
 \usepackage{amsmath,amssymb}
 \usepackage{graphicx}
 \usepackage{color}
+\sloppy
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{0.5em}
 \addtolength{\textwidth}{3cm}
@@ -38,6 +39,10 @@ _PREAMBLE = r"""\documentclass[11pt]{article}
 \addtolength{\textheight}{3cm}
 \addtolength{\topmargin}{-1.5cm}
 \newcommand{\badge}[2]{\fcolorbox{black}{#1}{\textcolor{white}{\textbf{\strut #2}}}}
+\newsavebox{\fitbox}
+\newcommand{\fitmath}[1]{\sbox{\fitbox}{$\displaystyle #1$}%
+  \ifdim\wd\fitbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\fitbox}}%
+  \else\usebox{\fitbox}\fi}
 """
 
 
@@ -54,11 +59,12 @@ class LatexPrinter(Printer):
     def header(self, m: ReportModel) -> str:
         colors = "".join(f"\\definecolor{{st{s.replace('-', '')}}}{{rgb}}{{{_rgb(i.color)}}}\n"
                          for s, i in STATUS_INFO.items())
-        summary = " \\quad ".join(f"{self.badge(s)} {n}" for s, n in m.summary.items())
+        summary = " \\hspace{1.5em} ".join(f"{self.badge(s)} {n}" for s, n in m.summary.items())
         return (_PREAMBLE + colors + "\\title{" + escape_text(m.title) + "}\n"
                 "\\author{symnorm derivation report}\n\\date{" + escape_text(m.date) + "}\n"
                 "\\begin{document}\n\\maketitle\n"
-                f"Report of \\texttt{{{escape_text(m.source_path)}}}.\\par\n{summary}\n\n")
+                f"Report of \\texttt{{{escape_text(m.source_path)}}}.\\par\n"
+                f"{{\\raggedright {summary}\\par}}\n\n")
 
     def footer(self, m: ReportModel) -> str:
         versions = ", ".join(f"{k} {v}" for k, v in m.versions.items())
@@ -93,15 +99,15 @@ class LatexPrinter(Printer):
                f"\\item[Status] {escape_text(i.word.lower())}: {escape_text(i.meaning)}\n",
                f"\\item[Scope] {escape_text(v.scope) or '--'}\n",
                "\\item[Assumptions] " + (", ".join(
-                   f"\\texttt{{{escape_text(a)}}}" for a in v.assumptions) or "none") + "\n",
+                   f"\\texttt{{{breakable_text(a)}}}" for a in v.assumptions) or "none") + "\n",
                f"\\item[Engine] {escape_text(v.engine) or '--'}\n"]
         if v.message:
-            out.append(f"\\item[Message] {escape_text(v.message)}\n")
-        out += [f"\\item[Note] {escape_text(n)}\n" for n in v.notes]
+            out.append(f"\\item[Message] {breakable_text(v.message)}\n")
+        out += [f"\\item[Note] {breakable_text(n)}\n" for n in v.notes]
         out.append("\\end{description}\n")
         if c.steps:
             out.append("\\textbf{Derivation}\n\\begin{enumerate}\n")
-            out += [f"\\item {escape_text(text)}" + (tex_math(tex, True) if tex else "") + "\n"
+            out += [f"\\item {breakable_text(text)}" + (tex_math(tex, True) if tex else "") + "\n"
                     for text, tex in c.steps]
             out.append("\\end{enumerate}\n")
         if v.evidence:
@@ -116,7 +122,7 @@ class LatexPrinter(Printer):
     def _table(self, title: str, cols: tuple[str, ...], rows: list[list[Any]]) -> str:
         def cell(x: Any) -> str:
             text = fmt_value(x)
-            return escape_text(text if len(text) <= 28 else text[:27] + "...")
+            return escape_text(text if len(text) <= 20 else text[:19] + "...")
         body = "".join(" & ".join(f"\\texttt{{{cell(x)}}}" for x in row) + " \\\\\n"
                        for row in rows)
         head = " & ".join(f"\\textbf{{{c}}}" for c in cols)

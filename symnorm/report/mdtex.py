@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from markdown_it.token import Token
 
-from .texsafe import escape_text, safe_math
+from .texsafe import breakable_text, escape_text, safe_math
 
 __all__ = ["md_to_tex", "tex_code_lines", "tex_math"]
 
@@ -25,8 +25,10 @@ def tex_math(latex: str, display: bool = False, fallback: str | None = None) -> 
     """Math if it passes the whitelist, else the source as escaped monospace text."""
     checked = safe_math(latex)
     if checked is None:
-        return r"\texttt{" + escape_text(fallback if fallback is not None else latex) + "}"
-    return f"\\[\n{checked}\n\\]\n" if display else f"${checked}$"
+        return r"\texttt{" + breakable_text(fallback if fallback is not None else latex) + "}"
+    # \fitmath (report preamble) shrinks a display wider than the line to fit it
+    return f"\\begin{{center}}\\fitmath{{{checked}}}\\end{{center}}\n" if display \
+        else f"${checked}$"
 
 
 def tex_code_lines(text: str) -> str:

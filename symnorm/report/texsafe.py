@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_MATH_CHARS", "escape_text", "safe_math"]
+__all__ = ["MAX_MATH_CHARS", "breakable_text", "escape_text", "safe_math"]
 
 MAX_MATH_CHARS = 4000
 _MAX_DEPTH = 40
@@ -126,7 +126,13 @@ def escape_text(text: str) -> str:
         elif ord(ch) < 32 or ord(ch) == 127:
             continue
         elif not ch.isascii():
-            out.append(f"[U+{ord(ch):04X}]")
+            out.append(f"[U+{ord(ch):04X}]\\allowbreak{{}}")
         else:
             out.append(ch)
     return "".join(out)
+
+
+def breakable_text(text: str) -> str:
+    """:func:`escape_text`, plus line-break points after operators in long formulas."""
+    return "".join(escape_text(ch) + (r"\allowbreak{}" if ch in ",+*/=(;" else "")
+                   for ch in text)
