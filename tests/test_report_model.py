@@ -106,6 +106,11 @@ def test_statement_latex_prefers_safe_own_latex_then_the_parse_tree() -> None:
     hostile = Verdict("f", 1, "a", "J*c == eps/s**3*c", "proved", latex=r"\input{x}")
     tex = statement_latex(hostile)
     assert tex is not None and r"\input" not in tex and r"\frac{\epsilon}{s^{3}}" in tex
+    authored = Verdict("f", 1, "a", "c == P * x", "proved", origin="latex", source="c=Px")
+    assert statement_latex(authored) == "c=Px"
+    hostile_source = Verdict("f", 1, "a", "c == P * x", "proved", origin="latex",
+                             source=r"c=Px\input{x}")
+    assert statement_latex(hostile_source) == r"c = P \cdot x"
     unparsable = Verdict("f", 1, "a", "J*c == == )", "error")
     assert statement_latex(unparsable) is None
 
@@ -144,7 +149,7 @@ def test_latex_document_structure() -> None:
     tex = LatexPrinter().doprint(build_model(DOC, result(), date="2026-01-01"))
     assert tex.startswith("\\documentclass") and tex.rstrip().endswith("\\end{document}")
     assert tex.count("\\begin{") == tex.count("\\end{")
-    assert "\\[\nJ = \\frac{P}{s} - \\frac{c c^\\top}{d s^3}\n\\]" in tex
+    assert "\\fitmath{J = \\frac{P}{s} - \\frac{c c^\\top}{d s^3}}" in tex
     assert "\\badge{strefuted}{REFUTED}" in tex
 
 

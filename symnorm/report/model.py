@@ -168,9 +168,11 @@ def fmt_value(value: Any) -> str:
 
 
 def statement_latex(v: Verdict) -> str | None:
-    """Safe LaTeX for the statement: the verdict's own, else printed from its parse tree."""
+    """Safe LaTeX for the statement: the verdict's own, the author's, or from the parse tree."""
     if v.latex and safe_math(v.latex):
         return safe_math(v.latex)
+    if v.origin == "latex" and v.source and safe_math(v.source):
+        return safe_math(v.source)  # the equation as the author typeset it
     try:  # the claim language's parser, if the checker has shipped one
         from ..lang.parser import parse_relation  # type: ignore[attr-defined]
         from .texexpr import TexExpr
