@@ -42,7 +42,7 @@ def test_whitelist_rejects_commands_tex_would_execute(latex: str) -> None:
 
 
 _MACROS = re.compile(r"\\(textbackslash|textasciicircum|textasciitilde|textless|"
-                     r"textgreater|textbar|ldots)\{\}")
+                     r"textgreater|textbar|ldots|allowbreak)\{\}")
 
 
 @settings(max_examples=300, deadline=None)
@@ -167,3 +167,36 @@ def test_markdown_output_keeps_report_text_in_code_or_escaped(hostile: Path) -> 
     assert "\\<script\\>m\\</script\\>" in md  # the message, escaped
     assert "$$\n\\input" not in md  # unsafe statement LaTeX is never emitted as math
     assert "```text\n\\write18{x} <b>\n```" in md
+
+
+_FRAGMENTS = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "javascript:x",
+              "[a](javascript:alert(1))", "<a href='javascript:x'>y</a>", "$", "$$", "\\",
+              "\\input{x}", "\\write18{x}", "\\def\\x{}", "^^5c", "%", "#", "&", "{", "}",
+              "`", "```", "\n", "\n\n", "*", "_", "|", "<", ">", "\"", "'", "x", " ",
+              "\\frac{a}{b}", "\\text{<b>}", "<!--", "-->", "<style>", "]]>", "\u00e9"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=40),
+       st.lists(st.sampled_from(_FRAGMENTS), max_size=8))
+def test_random_hostile_text_stays_inert(prose: list[str], label: list[str]) -> None:
+    from symnorm.report.html import HtmlPrinter
+    from symnorm.report.latex import LatexPrinter
+    from symnorm.report.model import build_model
+
+    text = "".join(label)
+    doc = "# T\n\n" + "".join(prose) + "\n"
+    v = Verdict("h.md", 3, text or "l", text, "refuted", latex=text, message=text,
+                steps=[{"text": text, "latex": text}], counterexample={text or "k": text})
+    model = build_model(doc, DocumentResult("h.md", [v]), date="")
+    page = HtmlPrinter().doprint(model)
+    parser = _Tags()
+    parser.feed(page)
+    for tag, attrs in parser.tags:
+        assert tag not in ("script", "img", "a", "style") or (
+            tag == "style" and not attrs) or (tag == "a" and "href" in attrs and not (
+                attrs["href"] or "").lower().startswith("javascript")), (tag, attrs)
+        assert not any(k.startswith("on") for k in attrs), (tag, attrs)
+    tex = LatexPrinter().doprint(model)
+    assert not set(re.findall(r"\\([A-Za-z]+)", tex)) & FORBIDDEN_TEX
+    assert "^^" not in tex
