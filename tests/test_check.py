@@ -241,3 +241,10 @@ def test_pytest_plugin_collects_claims(tmp_path):
 def test_near_misses_are_never_confirmed(claim):
     text = doc("scalar b, eps", "assume eps > 0", f"claim m: {claim}")
     assert status_of(text, "m") == "refuted"
+
+
+def test_inequality_hypotheses_act_as_assumptions():
+    ok = doc("use layernorm", "scalar k", "claim m: N(k*x) == N(x) given eps == 0, k > 0")
+    bad = doc("use layernorm", "scalar k", "claim m: N(k*x) == N(x) given eps == 0, k < 0")
+    assert status_of(ok, "m") == "proved"
+    assert status_of(bad, "m") == "refuted"

@@ -200,12 +200,14 @@ class Scope:
                             "labels must be unique within a document")
         self.labels.add(st.label)
         rel = self._expand_relation(st.relation)
-        given = tuple(self._expand_relation(g) for g in st.given)
-        local = tuple(self._expand_relation(a) for a in st.local_assumptions)
+        # `given a > 0` bounds the claim like an assumption; equations are hypotheses
+        given = tuple(self._expand_relation(g) for g in st.given if g.op == "==")
+        local_src = tuple(st.local_assumptions) + tuple(g for g in st.given if g.op != "==")
+        local = tuple(self._expand_relation(a) for a in local_src)
         used = set().union(*(_names(r.left) | _names(r.right) for r in (rel, *given)))
         # only assumptions about symbols the claim uses (and about d) apply to it
         pairs = [(self._expand_relation(a), str(a)) for a in self.assumptions]
-        pairs += [(e, str(a)) for e, a in zip(local, st.local_assumptions)]
+        pairs += [(e, str(a)) for e, a in zip(local, local_src)]
         pairs = [(e, t) for e, t in pairs
                  if (_names(e.left) | _names(e.right)) - {"d", "I", "ones"} <= used]
         self.claims.append(PreparedClaim(
