@@ -105,3 +105,22 @@ def test_no_arguments_reports_the_paper(tmp_path: Path, monkeypatch: pytest.Monk
     figures = {p.name for p in (out / "figures").iterdir()}
     for name in ("eps_scale", "batch_flip"):
         assert {f"{name}.svg", f"{name}.png", f"{name}.csv"} <= figures
+
+
+def test_two_runs_differ_only_in_timings(doc: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("a", "b"):
+        assert main(["report", str(doc), "-o", str(tmp_path / name)]) == 0
+    a_files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*")
+                     if p.is_file())
+    assert a_files == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*")
+                             if p.is_file())
+    for rel in a_files:
+        left, right = (tmp_path / "a" / rel).read_bytes(), (tmp_path / "b" / rel).read_bytes()
+        if rel.name == "evidence.json":
+            left_json, right_json = json.loads(left), json.loads(right)
+            for claim in left_json["claims"] + right_json["claims"]:
+                claim.pop("seconds")
+            assert left_json == right_json
+        else:
+            assert left == right, rel
