@@ -124,6 +124,7 @@ def test_html_has_a_badge_math_and_tables_per_claim() -> None:
     assert html.count("<math") >= 3 + 2  # prose math + statements + steps
     assert '<table class="evidence">' in html and "1/10" in html
     assert '<table class="counterexample">' in html
+    assert "<code>symnorm check demo.md --only wrong</code>" in html
     assert "<script" not in html and "http://" not in html.replace(
         "http://www.w3.org/1998/Math/MathML", "")
     assert "2026-01-01" in html

@@ -140,7 +140,8 @@ class HtmlPrinter(Printer):
                  ("Scope", escape(v.scope) or "&mdash;"),
                  ("Assumptions", ", ".join(f"<code>{escape(a)}</code>" for a in v.assumptions)
                   or "none"),
-                 ("Engine", escape(v.engine) or "&mdash;")]
+                 ("Engine", escape(v.engine) or "&mdash;"),
+                 ("Reproduce", f"<code>{escape(c.reproduce)}</code>")]
         parts += [f"<dt>{k}</dt><dd>{val}</dd>" for k, val in facts]
         parts.append("</dl>\n")
         if v.message:
@@ -179,7 +180,8 @@ class HtmlPrinter(Printer):
 
     def _print_FigureBlock(self, f: FigureBlock) -> str:
         data = base64.b64encode(f.svg.encode("utf-8")).decode("ascii")
-        links = ", ".join(f"<code>{escape(p)}</code>" for p in f.files.values())
+        links = ", ".join(f'<a href="{escape(p)}"><code>{escape(p)}</code></a>'
+                          for p in f.files.values())
         return (f'<figure id="fig-{escape(f.name)}"><img src="data:image/svg+xml;base64,'
                 f'{data}" alt="{escape(f.title)}">\n<figcaption><strong>Figure {f.number}. '
                 f"{escape(f.title)}.</strong> {escape(f.caption)} Files: {links}."

@@ -100,7 +100,8 @@ class LatexPrinter(Printer):
                f"\\item[Scope] {escape_text(v.scope) or '--'}\n",
                "\\item[Assumptions] " + (", ".join(
                    f"\\texttt{{{breakable_text(a)}}}" for a in v.assumptions) or "none") + "\n",
-               f"\\item[Engine] {escape_text(v.engine) or '--'}\n"]
+               f"\\item[Engine] {escape_text(v.engine) or '--'}\n",
+               f"\\item[Reproduce] \\texttt{{{breakable_text(c.reproduce)}}}\n"]
         if v.message:
             out.append(f"\\item[Message] {breakable_text(v.message)}\n")
         out += [f"\\item[Note] {breakable_text(n)}\n" for n in v.notes]

@@ -81,7 +81,8 @@ class MarkdownPrinter(Printer):
                f"- **Scope:** {md_escape(v.scope) or '-'}\n",
                "- **Assumptions:** " + (", ".join(code_span(a) for a in v.assumptions)
                                         or "none") + "\n",
-               f"- **Engine:** {md_escape(v.engine) or '-'}\n"]
+               f"- **Engine:** {md_escape(v.engine) or '-'}\n",
+               f"- **Reproduce:** {code_span(c.reproduce)}\n"]
         if v.message:
             out.append(f"- **Message:** {md_escape(v.message)}\n")
         out += [f"- **Note:** {md_escape(n)}\n" for n in v.notes]

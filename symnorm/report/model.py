@@ -14,6 +14,7 @@ never re-read the document or the checker: they walk ``ReportModel.items``.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -117,6 +118,12 @@ class ClaimCard:
     @property
     def info(self) -> StatusInfo:
         return STATUS_INFO[self.verdict.status]
+
+    @property
+    def reproduce(self) -> str:
+        """The command that re-checks this claim alone (shell-quoted)."""
+        v = self.verdict
+        return f"symnorm check {shlex.quote(v.file)} --only {shlex.quote(v.label)}"
 
 
 @dataclass(frozen=True)
