@@ -111,6 +111,10 @@ def test_statement_latex_prefers_safe_own_latex_then_the_parse_tree() -> None:
     hostile_source = Verdict("f", 1, "a", "c == P * x", "proved", origin="latex",
                              source=r"c=Px\input{x}")
     assert statement_latex(hostile_source) == r"c = P \cdot x"
+    given = Verdict("f", 1, "a", "BN(0; [0, 2]) < -199/200 given eps == 1/100", "proved")
+    assert statement_latex(given) == (
+        r"\mathrm{BN}\left(0;\ \left\{0, 2\right\}\right) < \frac{-199}{200}"
+        r"\quad\text{given } \epsilon = \frac{1}{100}")
     unparsable = Verdict("f", 1, "a", "J*c == == )", "error")
     assert statement_latex(unparsable) is None
 
@@ -128,6 +132,12 @@ def test_html_has_a_badge_math_and_tables_per_claim() -> None:
     assert "<script" not in html and "http://" not in html.replace(
         "http://www.w3.org/1998/Math/MathML", "")
     assert "2026-01-01" in html
+
+
+def test_a_proved_claims_example_is_a_witness() -> None:
+    v = Verdict("f", 1, "differs", "x != y", "proved", counterexample={"x": "1", "y": "2"})
+    page = HtmlPrinter().doprint(build_model("", DocumentResult("f", [v]), date=""))
+    assert "<caption>Witness</caption>" in page and "Counterexample" not in page
 
 
 def test_markdown_has_math_and_gfm_tables() -> None:

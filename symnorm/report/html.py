@@ -160,7 +160,7 @@ class HtmlPrinter(Printer):
         if v.evidence:
             parts.append(self._evidence(v.evidence))
         if v.counterexample:
-            parts.append('<table class="counterexample"><caption>Counterexample</caption>'
+            parts.append(f'<table class="counterexample"><caption>{c.example_title}</caption>'
                          "<tr><th>name</th><th>value</th></tr>" + "".join(
                              f'<tr><td>{escape(str(k))}</td><td class="num">'
                              f"{escape(fmt_value(val))}</td></tr>"

@@ -116,7 +116,7 @@ class LatexPrinter(Printer):
             out.append(self._table("Numeric evidence", keys,
                                    [[r.get(k) for k in keys] for r in v.evidence]))
         if v.counterexample:
-            out.append(self._table("Counterexample", ("name", "value"),
+            out.append(self._table(c.example_title, ("name", "value"),
                                    [[k, x] for k, x in v.counterexample.items()]))
         return "".join(out)
 

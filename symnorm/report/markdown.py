@@ -97,7 +97,7 @@ class MarkdownPrinter(Printer):
                                                                "rhs", "digits")]
                                            for r in v.evidence]))
         if v.counterexample:
-            out.append("\n" + self._table("Counterexample", ["name", "value"],
+            out.append("\n" + self._table(c.example_title, ["name", "value"],
                                           [[k, val] for k, val in v.counterexample.items()]))
         return "".join(out) + "\n"
 

@@ -120,6 +120,11 @@ class ClaimCard:
         return STATUS_INFO[self.verdict.status]
 
     @property
+    def example_title(self) -> str:
+        """What ``counterexample`` holds: a counterexample if refuted, else a witness."""
+        return "Counterexample" if self.verdict.status == "refuted" else "Witness"
+
+    @property
     def reproduce(self) -> str:
         """The command that re-checks this claim alone (shell-quoted)."""
         v = self.verdict
@@ -180,10 +185,15 @@ def statement_latex(v: Verdict) -> str | None:
         return safe_math(v.latex)
     if v.origin == "latex" and v.source and safe_math(v.source):
         return safe_math(v.source)  # the equation as the author typeset it
-    try:  # the claim language's parser, if the checker has shipped one
-        from ..lang.parser import parse_relation  # type: ignore[attr-defined]
+    try:  # parse "relation given hyp, ..." with the claim language's own parser
+        from ..lang.parser import parse_statement
         from .texexpr import TexExpr
-        return safe_math(TexExpr().print(parse_relation(v.statement)))
+        claim = parse_statement(f"claim r: {v.statement}")
+        tex = TexExpr()
+        out = tex.print(claim.relation)
+        if claim.given:
+            out += r"\quad\text{given } " + ", ".join(tex.print(g) for g in claim.given)
+        return safe_math(out)
     except Exception:  # noqa: BLE001 - no parser or no parse: the printers show code
         return None
 
