@@ -15,6 +15,7 @@ never re-read the document or the checker: they walk ``ReportModel.items``.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -212,7 +213,7 @@ def _blocks(tokens: list[Token]) -> list[tuple[int, int]]:
     return out
 
 
-def build_model(source: str, result: DocumentResult, *, figures: list[FigureBlock] = (),
+def build_model(source: str, result: DocumentResult, *, figures: Sequence[FigureBlock] = (),
                 versions: dict[str, str] | None = None, date: str = "",
                 source_path: str = "") -> ReportModel:
     """Interleave prose, claim blocks, claim cards and figures in document order."""
@@ -223,7 +224,7 @@ def build_model(source: str, result: DocumentResult, *, figures: list[FigureBloc
     pending = sorted(result.verdicts, key=lambda v: (v.line, v.column))
     figs = sorted(figures, key=lambda f: f.line)
     items: list[Any] = []
-    run: list[tuple[int, int]] = []
+    run: list[tuple[int, int, int, int]] = []  # (first line, end line, first token, end)
     number = 0
 
     def flush() -> None:
