@@ -202,6 +202,9 @@ def test_pytorch_train_step_and_eval() -> None:
     assert vec(spec, [[0], [2]], train=False) == [[0], [2]]
     ev = vec(spec, [[0], [2]], train=False, state=out.state)
     assert ev == [[(0 - R(1, 10)) / sqrt(R(11, 10))], [(2 - R(1, 10)) / sqrt(R(11, 10))]]
+    used = forward(spec, [[0], [2]], train=False, state=out.state)
+    assert used.mean.tolist() == [R(1, 10)] and used.var.tolist() == [R(11, 10)]
+    assert out.mean.tolist() == [1] and out.var.tolist() == [1]  # batch mean 1, var 1
     # eval is per-sample: sample 0 alone gives the same
     assert vec(spec, [[0]], train=False, state=out.state)[0] == ev[0]
 

@@ -195,9 +195,13 @@ def invariances(spec: NormSpec, x: Any = None) -> list[Finding]:
     else:
         w = _differ(spec, xa, xa + _group_ones(spec, xa), "shift", "x' = x + b*ones per group")
         out.append(w or Finding("shift", True, "no witness found"))
+        one = spec.with_(layout=("D",), reduce=("D",), sizes=(("D", 3),), batch_axis=None,
+                         channel_axis=None, groups=None, affine=(), gain_offset=0,
+                         running=None)
+        row = sympy.ones(1, 3) * jacobian(one, [1, 2, 4])
         out.append(Finding("shared-bias gradient", False, "ones.T*J = ones.T/r - "
                            "(ones.T*x) x.T/(d r^3) is nonzero when ones.T*x != 0",
-                           witness={"x": "(1, 0, ..., 0)"}))
+                           witness={"x": "[1, 2, 4]", "ones.T*J": str(row.tolist()[0])}))
     ratio = sympy.simplify(g.subs(V, _A**2 * V) - _A * g)
     if ratio == 0:
         out.append(Finding("scale", True, "g(a^2 v) = a g(v) for a > 0 because eps = 0, so "

@@ -229,14 +229,16 @@ def forward(spec: NormSpec, x: Any, *, train: bool = True, gain: Any = None, bia
         xg = xa.reshape(gshape)
         n = math.prod(gshape[i] for i in red)
         new_state = state
-        if train or running is None:
+        if train or running is None or state is None:
             mean, var, new_state = _batch_stats(be, spec, xg, red, n, shape, state)
+            zero = np.zeros(np.shape(var), dtype=var.dtype)
+            used = (_squeeze(mean if mean is not None else zero, red), _squeeze(var, red))
         else:
-            assert state is not None
             view = _state_view(spec, shape)
             mean = be.array(state.mean).reshape(view) if spec.center else None
             var = be.array(state.var).reshape(view)
             xg = xa
+            used = (be.array(state.mean), be.array(state.var))
         centered = xg - mean if mean is not None else xg
         eps = be.number(spec.eps)
         root = be.sqrt(var + eps) if spec.eps_inside else be.sqrt(var) + eps
@@ -249,9 +251,7 @@ def forward(spec: NormSpec, x: Any, *, train: bool = True, gain: Any = None, bia
             y = y * g
             if spec.bias:
                 y = y + _param(be, spec, bias, shape, "bias", 0)
-        mean_out = mean if mean is not None else np.zeros(np.shape(var), dtype=object)
-        return Forward(y=y, mean=_squeeze(mean_out, red), var=_squeeze(var, red),
-                       state=new_state)
+        return Forward(y=y, mean=used[0], var=used[1], state=new_state)
 
 
 def _squeeze(arr: np.ndarray, red: tuple[int, ...]) -> np.ndarray:
