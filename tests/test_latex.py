@@ -292,6 +292,8 @@ def test_index_sums_and_elementwise_equations() -> None:
                   {"x", "m", "mu_B"})
     centred = sub(x, mul(mu_b, ones))
     assert st.body == call("sqrt", mul(div(num(1), n("m")), mul(T(centred), centred)))
+    (st,) = parse(r"z = \sum_i P J x_i", VOCAB | {"z"})  # matrix coefficients keep their order
+    assert st.relation == eq(n("z"), mul(mul(P, J), call("sum", x)))
     (st,) = parse(r"y_i = \gamma\hat x_i + \beta", {"xhat", "gamma", "beta"})
     assert (st.name, st.body) == ("y", add(mul(n("gamma"), n("xhat")), mul(n("beta"), ones)))
     (st,) = parse(r"\sum_i x_i y_i = \langle x, y\rangle - \sum_j 1", VOCAB | {"y"})

@@ -200,9 +200,13 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
             core = Call("sum", (vecs[0],), pos)
         else:
             core = BinOp("*", Transpose(vecs[0], pos), vecs[1], pos)
-        for c in coeff:
-            if not (isinstance(c, Num) and c.value == 1):  # the 1 of \frac{1}{m}
-                core = BinOp("*", c, core, pos)
+        # coefficients keep their written order (they may be matrices): c1*c2*...*core
+        factors = [c for c in coeff if not (isinstance(c, Num) and c.value == 1)]
+        if factors:
+            prod = factors[0]
+            for c in factors[1:]:
+                prod = BinOp("*", prod, c, pos)
+            core = BinOp("*", prod, core, pos)
         for d in den:
             core = BinOp("/", core, lower(d, s.index, file)[0], pos)
         if total is None:
