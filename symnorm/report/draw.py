@@ -64,9 +64,11 @@ def write_figure(data: FigureData, outdir: Path) -> dict[str, Path]:
             offset = (8, -14 - 16 * k) if y > 0 else (8, 8 + 16 * k)
             ax.annotate(label, (x, y), textcoords="offset points", xytext=offset,
                         fontsize=8)
-        ax.set_xscale(data.xscale)
-        if data.name == "batch_spread":
-            ax.set_xscale("log", base=2)
+        if data.xscale == "log":
+            ax.set_xscale("log", base=data.xbase)
+            if data.xbase == 2:  # batch sizes read better as 2, 4, 8 than as 2^k
+                from matplotlib.ticker import ScalarFormatter
+                ax.xaxis.set_major_formatter(ScalarFormatter())
         ax.set_xlabel(data.xlabel)
         ax.set_ylabel(data.ylabel)
         ax.set_title(data.title)

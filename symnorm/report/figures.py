@@ -51,6 +51,7 @@ class FigureData:
     xscale: str = "linear"
     marks: tuple[tuple[float, float, str], ...] = ()
     extra: tuple[Series, ...] = field(default=())  # CSV-only columns
+    xbase: int = 10  # base of a log x axis
 
     def columns(self) -> list[str]:
         return [self.xname] + [s.label for s in self.series + self.extra]
@@ -251,12 +252,12 @@ def _batch_spread(o: dict[str, Any]) -> FigureData:
         "spread of its BatchNorm output shrinks as the batch grows; at batch size 2 the "
         "output is always +1 or -1. GroupNorm and LayerNorm use the sample alone, so their "
         f"output does not move. Inference-time value (x - mean)/sd = {inference:.4g}.",
-        "batch size N (log axis)", "BN output of the fixed sample (normalized units)",
+        "batch size N (log axis)", "spread of the sample's BN output (normalized units)",
         "batch size", tuple(float(n) for n in sizes),
         (Series("BN: std of the output over batches", tuple(stds)),
          Series("BN: mean |train - inference| output", tuple(gaps), "--"),
          Series("GN / LN (per sample): spread 0", (0.0,) * len(sizes), ":")),
-        "log", (), (Series("BN: mean output", tuple(means)),))
+        "log", (), (Series("BN: mean output", tuple(means)),), xbase=2)
 
 
 _R = "rational"
