@@ -129,3 +129,17 @@ def test_published_equation_mutant_is_refuted(old: str, new: str, label: str) ->
     assert text.count(old) == 1, old
     assert status(text, label) == "proved"
     assert status(text.replace(old, new), label) == "refuted"
+
+
+def test_latex_lines_in_symnorm_blocks_report_file_positions() -> None:
+    line4 = r"latex eq3: J=\frac{P}{s}-\frac{cc^\top}{d s^3},\quad J\mathbf1=0"
+    line5 = r"  latex bad: J = \foo c"
+    text = f"```symnorm\nuse layernorm\n{line4}\n{line5}\n```\n"
+    found = {v.label: v for v in check_text(text, "x.md").verdicts}
+    assert (found["eq3.1"].status, found["eq3.2"].status) == ("proved", "proved")
+    assert (found["eq3.1"].line, found["eq3.1"].column) == (3, line4.index("J=") + 1)
+    assert (found["eq3.2"].line, found["eq3.2"].column) == (3, line4.index(r"J\mathbf") + 1)
+    assert found["eq3.2"].origin == "latex" and found["eq3.2"].source == r"J\mathbf1=0"
+    errors = [v for v in found.values() if v.status == "error"]
+    assert len(errors) == 1 and "\\foo" in errors[0].message
+    assert (errors[0].line, errors[0].column) == (4, line5.index("\\foo") + 1)
