@@ -52,7 +52,7 @@ def test_vocabulary_errors(spec, error, fragment) -> None:  # type: ignore[no-un
 
 def test_vocabulary_lines_follow_the_spec() -> None:
     lines = groupnorm_vocabulary(groupnorm_spec(2, 2, 2))
-    assert lines[:2] == ["vector x", "scalar eps"]
+    assert lines[:3] == ["let d = 4", "vector x", "scalar eps"]
     assert lines[-1] == "let Jg = jacobian(GN(x), x)"
     assert "/sqrt(" in lines[-2] and "/2 + eps)" in lines[-2]
     unbiased = groupnorm_vocabulary(groupnorm_spec(2, 2, 2, var_denominator="N-1"))[-2]
@@ -72,8 +72,22 @@ def test_group_norm_document_uses_generated_definitions() -> None:
             ("IN", "i", instance_norm("N C H W", sizes=SIZES)),
             ("GN1", "h", group_norm(1, "N C H W", sizes=SIZES)),
             ("LNW", "w", layer_norm(layout="N C H W", axes="W", sizes=SIZES))]:
-        for line in definitions(spec, name, prefix)[2:]:
+        for line in definitions(spec, name, prefix)[3:]:
             assert line in text, line
+
+
+def test_registered_vocabularies_work_in_documents(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The wiring the lead adds to symnorm.lang.vocab, tried on a private registry copy."""
+    from symnorm.check.run import check_text
+    from symnorm.lang import vocab
+    monkeypatch.setattr(vocab, "VOCABULARIES", dict(vocab.VOCABULARIES))
+    vocab.register("groupnorm", groupnorm_spec, groupnorm_vocabulary)
+    vocab.register("instancenorm", instancenorm_spec, instancenorm_vocabulary)
+    text = ("```symnorm\nuse layernorm\nuse groupnorm\nuse instancenorm\n"
+            "claim a: ge1.T*GN(x) == 0\nclaim b: GN(x) != IN(x)\n"
+            "claim c: GN(x) == IN(x)\nclaim e: ie4.T*IN(x) == 0\n```\n")
+    got = {v.label: v.status for v in check_text(text, sandbox=False).verdicts}
+    assert got == {"a": "proved", "b": "proved", "c": "refuted", "e": "proved"}
 
 
 # --- the documents, and wrong variants of their claims ---------------------------------

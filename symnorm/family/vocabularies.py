@@ -7,14 +7,15 @@ flattened in layout order).  Each normalization group g is described by a select
     F(y) = sum_g (S_g y - e_g e_g^T y / m) / sqrt(|S_g y - e_g e_g^T y / m|^2 / m + eps)
 
 with m the group size (``m - 1`` for the unbiased denominator, ``sqrt(.) + eps`` for eps
-outside).  The lead's :mod:`symnorm.lang.vocab` registers :func:`groupnorm_vocabulary`
+outside).  The lines fix ``d`` to L, so vocabularies of the same length combine.  The lead's :mod:`symnorm.lang.vocab` registers :func:`groupnorm_vocabulary`
 and :func:`instancenorm_vocabulary` with their spec factories.
 
 >>> from symnorm.spec import group_norm
 >>> spec = group_norm(2, "N C H W", sizes="N=1 C=2 H=1 W=2")
 >>> sample_groups(spec)
 [[0, 1], [2, 3]]
->>> print("\\n".join(groupnorm_vocabulary(spec)[:4]))
+>>> print("\\n".join(groupnorm_vocabulary(spec)[:5]))
+let d = 4
 vector x
 scalar eps
 let gS1 = [1, 0, 0, 0]*[1, 0, 0, 0].T + [0, 1, 0, 0]*[0, 1, 0, 0].T
@@ -72,7 +73,7 @@ def definitions(spec: NormSpec, name: str, prefix: str) -> list[str]:
         raise SpecError("vocabularies describe the map without affine parameters")
     groups = sample_groups(spec)
     length = sum(len(g) for g in groups)
-    lines = ["vector x", "scalar eps"]
+    lines = [f"let d = {length}", "vector x", "scalar eps"]
     terms = []
     for k, grp in enumerate(groups, start=1):
         m = len(grp)
@@ -96,7 +97,7 @@ def groupnorm_spec(groups: int = 2, channels: int = 4, spatial: int = 2,
     return spec.with_(eps_inside=eps_inside, var_denominator=var_denominator)
 
 
-def instancenorm_spec(channels: int = 2, spatial: int = 2, eps_inside: bool = True,
+def instancenorm_spec(channels: int = 4, spatial: int = 2, eps_inside: bool = True,
                       var_denominator: str = "N") -> NormSpec:
     """InstanceNorm of one sample with ``channels`` x ``spatial`` entries (layout N C W)."""
     spec = instance_norm("N C W", sizes={"N": 1, "C": channels, "W": spatial})
@@ -104,10 +105,10 @@ def instancenorm_spec(channels: int = 2, spatial: int = 2, eps_inside: bool = Tr
 
 
 def groupnorm_vocabulary(spec: NormSpec) -> list[str]:
-    """``use groupnorm``: x, eps, selectors gS1.., indicators ge1.., GN(y), Jg."""
+    """``use groupnorm``: d (fixed), x, eps, selectors gS1.., indicators ge1.., GN(y), Jg."""
     return definitions(spec, "GN", "g")
 
 
 def instancenorm_vocabulary(spec: NormSpec) -> list[str]:
-    """``use instancenorm``: x, eps, selectors iS1.., indicators ie1.., IN(y), Ji."""
+    """``use instancenorm``: d (fixed), x, eps, selectors iS1.., indicators ie1.., IN(y), Ji."""
     return definitions(spec, "IN", "i")
