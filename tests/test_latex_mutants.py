@@ -143,3 +143,12 @@ def test_latex_lines_in_symnorm_blocks_report_file_positions() -> None:
     errors = [v for v in found.values() if v.status == "error"]
     assert len(errors) == 1 and "\\foo" in errors[0].message
     assert (errors[0].line, errors[0].column) == (4, line5.index("\\foo") + 1)
+
+
+def test_exponent_towers_end_undecided_or_error_within_the_limit() -> None:
+    text = ("```symnorm\nscalar a\nlatex tower: a = 2^{2^{2^{2^{2^{2}}}}}\n"
+            "latex big: a = 10^{10^{10}}\nlatex fine: (a+1)^2 = a^2 + 2a + 1\n```\n")
+    found = {v.label: v for v in check_text(text, "x.md", timeout=2.0).verdicts}
+    assert found["tower.1"].status in ("undecided", "error")
+    assert found["big.1"].status in ("undecided", "error")
+    assert found["fine.1"].status == "proved"
