@@ -199,6 +199,15 @@ def test_only_the_date_differs_between_days(tmp_path: Path) -> None:
         assert left == b[name].read_text().replace("2026-01-02", "DATE"), name
 
 
+def test_error_without_statement_shows_its_source_line() -> None:
+    doc = "```symnorm\nclaim bad: J*q == 0\n```\n"
+    v = Verdict("f", 2, "bad", "", "error", message="unknown name 'q'")
+    page = HtmlPrinter().doprint(build_model(doc, DocumentResult("f", [v]), date=""))
+    assert '<div class="statement"><code class="tex">claim bad: J*q == 0</code></div>' in page
+    md = MarkdownPrinter().doprint(build_model(doc, DocumentResult("f", [v]), date=""))
+    assert "```text\nclaim bad: J*q == 0\n```" in md
+
+
 def test_evidence_values_are_formatted_exactly() -> None:
     v = Verdict("f", 1, "a", "x == x", "confirmed",
                 evidence=[{"d": 2, "point": {"b": Fraction(1, 3)}, "dps": 50, "lhs": 0.5,

@@ -129,13 +129,14 @@ class HtmlPrinter(Printer):
 
     def _print_ClaimCard(self, c: ClaimCard) -> str:
         v, info = c.verdict, c.info
+        statement = (f'<div class="statement">{self.math(c.latex, c.text, True)}</div>\n'
+                     if c.latex or c.text else "")
         parts = [
             (f'<article class="claim st-{v.status}" id="claim-{c.number}" '
             f'style="--c:{info.color}">\n<div class="claim-head">{self.badge(v.status)} '
             f"<strong>Claim {c.number}</strong> <code>{escape(v.label)}</code> "
-            f'<span class="where">{escape(v.file)}:{v.line}</span></div>\n'
-            f'<div class="statement">{self.math(c.latex, v.statement, True)}</div>\n'
-            '<dl class="facts">')]
+            f'<span class="where">{escape(v.file)}:{v.line}</span></div>\n'),
+            statement, '<dl class="facts">']
         facts = [("Status", f"{escape(info.word.lower())}: {escape(info.meaning)}"),
                  ("Scope", escape(v.scope) or "&mdash;"),
                  ("Assumptions", ", ".join(f"<code>{escape(a)}</code>" for a in v.assumptions)

@@ -90,7 +90,7 @@ class LatexPrinter(Printer):
     def _print_ClaimCard(self, c: ClaimCard) -> str:
         v, i = c.verdict, c.info
         statement = (tex_math(c.latex, display=True) if c.latex
-                     else tex_code_lines(v.statement))
+                     else tex_code_lines(c.text) if c.text else "")
         out = ["\\par\\medskip\\noindent\\rule{\\linewidth}{0.4pt}\\par\n",
                (f"{self.badge(v.status)}\\quad\\textbf{{Claim {c.number}}} "
                f"\\texttt{{{escape_text(v.label)}}} {{\\small({escape_text(v.file)}:"

@@ -115,6 +115,7 @@ class ClaimCard:
     verdict: Verdict
     latex: str | None
     steps: tuple[tuple[str, str | None], ...]
+    text: str = ""  # the statement as plain text (or its source line when it did not parse)
 
     @property
     def info(self) -> StatusInfo:
@@ -240,7 +241,9 @@ def build_model(source: str, result: DocumentResult, *, figures: Sequence[Figure
             number += 1
             steps = tuple((s.get("text", ""), safe_math(s.get("latex", "") or ""))
                           for s in v.steps)
-            items.append(ClaimCard(number, v, statement_latex(v), steps))
+            text = v.statement or v.source or (
+                lines[v.line - 1].strip() if 0 < v.line <= len(lines) else "")
+            items.append(ClaimCard(number, v, statement_latex(v), steps, text))
         items.extend(f for f in figs if lo <= f.line <= hi)
         pending = [v for v in pending if not lo <= v.line <= hi]
         figs = [f for f in figs if not lo <= f.line <= hi]
