@@ -202,7 +202,8 @@ def _sub_item(p: ExprParser, single: bool) -> str:
         return t.text
     if t.text in GREEK:
         return GREEK[t.text]
-    if t.text in ("\\mathcal", "\\mathscr", "\\mathbf", "\\mathrm", "\\mathsf"):
+    if t.text in ("\\mathcal", "\\mathscr", "\\mathbf", "\\mathrm", "\\mathsf",
+                  "\\operatorname"):
         return _word_arg(p, t)
     raise p.err(f"{t.text!r} in a subscript", t,
                 "subscripts hold letters, digits and Greek letters")
@@ -325,9 +326,42 @@ def _frac(p: ExprParser, t: Tok) -> Expr:
     nxt = p.peek(1)
     if p.at("{") and nxt is not None and nxt.text == "\\partial":
         return _derivative(p, t)
+    if _leibniz(p):
+        raise p.err("derivative notation \\frac{d}{dx} is not accepted", t,
+                    "name the derivative (\\frac{\\partial \\ell}{\\partial x}) or use "
+                    "jacobian(...) in a symnorm line")
     num = _arg(p, t)
     den = _arg(p, t)
     return BinOp("/", num, den, p.pos(t))
+
+
+def _leibniz(p: ExprParser) -> bool:
+    """``\\frac{d}{dx}``, ``\\frac{dy}{dx}``, ``\\frac{\\mathrm d}{\\mathrm d x}``: not products."""
+    def d_at(k: int) -> int:  # tokens spelling an upright or italic d at k (0 if none)
+        a = p.peek(k)
+        if a is not None and a.text == "d":
+            return 1
+        if a is not None and a.text == "\\mathrm":
+            b, c = p.peek(k + 1), p.peek(k + 2)
+            if b is not None and b.text == "d":
+                return 2
+            if b is not None and b.text == "{" and c is not None and c.text == "d":
+                nxt = p.peek(k + 3)
+                return 4 if nxt is not None and nxt.text == "}" else 0
+        return 0
+
+    if not p.at("{") or not d_at(1):
+        return False
+    k, depth = 1, 1  # find the denominator's opening brace
+    while depth and (tok := p.peek(k)) is not None:
+        depth += {"{": 1, "}": -1}.get(tok.text, 0)
+        k += 1
+    den = p.peek(k)
+    if den is None or den.text != "{":
+        return False
+    n = d_at(k + 1)
+    var = p.peek(k + 1 + n) if n else None
+    return var is not None and (_letter(var) or var.text in GREEK)
 
 
 def _sqrt(p: ExprParser, t: Tok) -> Expr:
