@@ -82,7 +82,12 @@ class RunningStats:
     """BatchNorm's running-statistics rule.
 
     ``convention="new"``: ``r <- (1 - m) r + m b`` (PyTorch); ``"old"``: ``r <- m r + (1 - m) b``
-    (Keras, Flax, ONNX).  ``var_denominator`` is ``"N"`` or ``"N-1"``.
+    (Keras, Flax, ONNX); ``"cumulative"``: the plain average of all batches so far, weight
+    ``1/k`` at the k-th update (PyTorch's ``momentum=None``; ``momentum`` is ignored).
+    ``var_denominator`` is ``"N"`` or ``"N-1"``.
+
+    >>> RunningStats(convention="cumulative").weight_at(2)
+    1/3
     """
 
     momentum: sympy.Rational = _TENTH
@@ -94,15 +99,22 @@ class RunningStats:
         object.__setattr__(self, "momentum", m)
         if not 0 <= m <= 1:
             raise SpecError(f"momentum must lie in [0, 1] (got {m})")
-        if self.convention not in ("new", "old"):
-            raise SpecError(f"convention must be 'new' or 'old' (got {self.convention!r})")
+        if self.convention not in ("new", "old", "cumulative"):
+            raise SpecError("convention must be 'new', 'old' or 'cumulative' "
+                            f"(got {self.convention!r})")
         if self.var_denominator not in ("N", "N-1"):
             raise SpecError(
                 f"var_denominator must be 'N' or 'N-1' (got {self.var_denominator!r})")
 
     @property
     def weight_of_batch(self) -> sympy.Rational:
-        """The weight the new batch statistic gets in one update."""
+        """The weight the new batch statistic gets in one update (the first, if cumulative)."""
+        return self.weight_at(0)
+
+    def weight_at(self, steps: int) -> sympy.Rational:
+        """The weight of the new batch statistic after ``steps`` earlier updates."""
+        if self.convention == "cumulative":
+            return sympy.Rational(1, steps + 1)
         return self.momentum if self.convention == "new" else 1 - self.momentum
 
 

@@ -302,3 +302,14 @@ def test_float_input_is_read_as_its_decimal() -> None:
 def test_apply_errors(call, error, fragment) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(error, match=fragment):
         call()
+
+
+def test_pytorch_cumulative_average_momentum_none() -> None:
+    spec = torch.batch_norm1d(sizes="N=2 C=1", eps=0, momentum=None)
+    st = None
+    # batches {0, 2}, {3, 5}, {6, 8}: means 1, 4, 7 and unbiased variances 2, 2, 2
+    for batch in ([[0], [2]], [[3], [5]], [[6], [8]]):
+        st = forward(spec, batch, state=st).state
+    assert st.mean.tolist() == [4] and st.var.tolist() == [2] and st.steps == 3
+    with pytest.raises(SpecError, match="cumulative"):
+        batch_norm("N C", convention="sum")

@@ -141,3 +141,17 @@ def test_torch_per_sample_layers(kind: str) -> None:
         spec = torch.rms_norm(layout="N C H W", axes=2)
     y_t = layer.double()(th.tensor(x)).detach().numpy()
     assert np.max(np.abs(forward(spec, x, backend="numpy").y - y_t)) < 1e-12
+
+
+def test_torch_cumulative_running_average() -> None:
+    th = _torch()
+    rng = np.random.default_rng(11)
+    layer = th.nn.BatchNorm1d(2, momentum=None).double()
+    spec = torch.batch_norm1d(momentum=None)
+    st = None
+    for _ in range(3):
+        x = rng.normal(size=(4, 2))
+        layer(th.tensor(x))
+        st = forward(spec, x, state=st, backend="numpy").state
+    assert np.max(np.abs(st.mean - layer.running_mean.numpy())) < 1e-14
+    assert np.max(np.abs(st.var - layer.running_var.numpy())) < 1e-14

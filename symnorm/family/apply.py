@@ -277,7 +277,7 @@ def _batch_stats(be: _Backend, spec: NormSpec, xg: np.ndarray, red: tuple[int, .
         b_mean = b_mean.sum(axis=bi, keepdims=True) / shape[bi]
         run_var = run_var.sum(axis=bi, keepdims=True) / shape[bi]
     st = _stat_shape(spec, shape)
-    w = running.weight_of_batch
+    w = running.weight_at(state.steps)
     wb = be.number(w) if be.name != "exact" else w
     new_mean = (1 - wb) * be.array(state.mean) + wb * b_mean.reshape(st)
     new_var = (1 - wb) * be.array(state.var) + wb * run_var.reshape(st)

@@ -28,10 +28,13 @@ def batch_norm1d(sizes: Any = None, *, eps: Any = EPS, momentum: Any = "0.1",
     """``torch.nn.BatchNorm1d``: input (N, C) or (N, C, L) (``layout="N C L"``).
 
     Source: PT-BN, PT-NC (framework-conventions.md): eps 1e-5, momentum 0.1 weighting the
-    new batch, running variance unbiased (N - 1), gamma/beta of shape (C).
+    new batch (``momentum=None``: cumulative average, weight 1/num_batches_tracked), running
+    variance unbiased (N - 1), gamma/beta of shape (C).
     """
+    conv = "cumulative" if momentum is None else "new"
     return S.batch_norm(layout, eps, sizes=sizes, channel="C", batch="N", affine=affine,
-                        momentum=momentum, convention="new", running_var_denominator="N-1",
+                        momentum=0 if momentum is None else momentum, convention=conv,
+                        running_var_denominator="N-1",
                         track_running_stats=track_running_stats, source="PT-BN, PT-NC")
 
 
