@@ -24,11 +24,13 @@ from .printer import Printer
 
 __all__ = ["MarkdownPrinter", "code_span", "md_escape"]
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|$~&])")
+# only what can start markup in the middle of a line (lines the printer writes never
+# start with user text, so #, + and - need no escape)
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|$~&])")
 
 
 def md_escape(text: str) -> str:
-    """Backslash-escape Markdown syntax (and ``$``, ``<``, ``|``) in ``text``; one line."""
+    """Backslash-escape inline Markdown syntax (and ``$``, ``<``, ``|``) in ``text``; one line."""
     return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
