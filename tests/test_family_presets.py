@@ -155,3 +155,64 @@ def test_torch_cumulative_running_average() -> None:
         st = forward(spec, x, state=st, backend="numpy").state
     assert np.max(np.abs(st.mean - layer.running_mean.numpy())) < 1e-14
     assert np.max(np.abs(st.var - layer.running_var.numpy())) < 1e-14
+
+
+# --- every preset on a hand-computable tensor -------------------------------------------
+# Each normalization group holds exactly the two numbers 3 and -3 (mean 0, variance and
+# mean square 9), so every preset must return x / sqrt(9 + eps) with its own eps.
+A = 3
+PAIR_INPUTS = {
+    "torch.batch_norm1d": ({"sizes": "N=2 C=1"}, [[A], [-A]]),
+    "torch.batch_norm2d": ({}, [[[[A]]], [[[-A]]]]),
+    "torch.instance_norm2d": ({}, [[[[A, -A]]]]),
+    "torch.layer_norm": ({}, [[[A, -A]]]),
+    "torch.group_norm": ({"num_groups": 1}, [[[[A]], [[-A]]]]),
+    "torch.rms_norm": ({}, [[[A, -A]]]),
+    "keras.batch_normalization": ({}, [[[[A]]], [[[-A]]]]),
+    "keras.layer_normalization": ({}, [[[A, -A]]]),
+    "keras.group_normalization": ({"groups": 1}, [[[[A, -A]]]]),
+    "keras.rms_normalization": ({}, [[[A, -A]]]),
+    "flax.batch_norm": ({}, [[[[A]]], [[[-A]]]]),
+    "flax.layer_norm": ({}, [[[A, -A]]]),
+    "flax.group_norm": ({"num_groups": 1}, [[[[A, -A]]]]),
+    "flax.instance_norm": ({}, [[[[A], [-A]]]]),
+    "flax.rms_norm": ({}, [[[A, -A]]]),
+    "onnx.batch_normalization": ({}, [[[[A]]], [[[-A]]]]),
+    "onnx.instance_normalization": ({}, [[[[A, -A]]]]),
+    "onnx.layer_normalization": ({}, [[[A, -A]]]),
+    "onnx.group_normalization": ({"num_groups": 1}, [[[[A]], [[-A]]]]),
+    "onnx.rms_normalization": ({}, [[[A, -A]]]),
+    "hf.t5_layer_norm": ({}, [[[A, -A]]]),
+    "hf.llama_rms_norm": ({}, [[[A, -A]]]),
+    "hf.gemma_rms_norm": ({}, [[[A, -A]]]),
+}
+EPS_OF = {**EPS, **{k: v[0] for k, v in BN.items()}}
+# running variance after one training step from (0, 1): the batch {3, -3} has biased
+# variance 9 and unbiased variance 18
+RUN_VAR = {"torch.batch_norm1d": R(9, 10) + R(18, 10), "torch.batch_norm2d": R(27, 10),
+           "keras.batch_normalization": R(99, 100) + R(9, 100), "flax.batch_norm": R(108, 100),
+           "onnx.batch_normalization": R(9, 10) + R(9, 10)}
+
+
+def test_pair_inputs_cover_every_preset() -> None:
+    assert set(PAIR_INPUTS) == set(catalog())
+
+
+@pytest.mark.parametrize("name", sorted(PAIR_INPUTS))
+def test_every_preset_on_a_hand_tensor(name: str) -> None:
+    from sympy import sqrt
+    kwargs, x = PAIR_INPUTS[name]
+    spec = catalog()[name](**kwargs)
+    out = forward(spec, x)
+    want = np.array(x, dtype=object) / sqrt(9 + EPS_OF[name])
+    assert out.y.tolist() == want.tolist()
+    if spec.running is not None:
+        assert out.state.mean.ravel().tolist() == [0]
+        assert out.state.var.ravel().tolist() == [RUN_VAR[name]]
+    # inference mode: running statistics for BatchNorm, the same map otherwise
+    ev = forward(spec, x, train=False, state=out.state).y
+    if spec.running is None:
+        assert ev.tolist() == out.y.tolist()
+    else:
+        assert ev.tolist() == (np.array(x, dtype=object)
+                               / sqrt(RUN_VAR[name] + EPS_OF[name])).tolist()

@@ -25,7 +25,7 @@ import sympy
 
 from ..errors import SpecError
 from ..spec import NormSpec
-from .apply import forward
+from .apply import _grouped, forward
 
 __all__ = ["Eigen", "Finding", "coupling", "cross_sample_entry", "invariances", "jacobian",
            "jacobian_formula", "sample_tensor", "spectrum"]
@@ -175,7 +175,6 @@ def _differ(spec: NormSpec, x: np.ndarray, x2: np.ndarray, name: str,
 
 def _group_ones(spec: NormSpec, x: np.ndarray) -> np.ndarray:
     """A tensor that is constant on every normalization group (value per group varies)."""
-    from .apply import _grouped
     gshape, red = _grouped(spec, x.shape)
     kept = [n if i not in red else 1 for i, n in enumerate(gshape)]
     per = np.arange(1, int(np.prod(kept)) + 1, dtype=object).reshape(kept)
