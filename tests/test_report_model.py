@@ -110,7 +110,7 @@ def test_statement_latex_prefers_safe_own_latex_then_the_parse_tree() -> None:
     assert statement_latex(authored) == "c=Px"
     hostile_source = Verdict("f", 1, "a", "c == P * x", "proved", origin="latex",
                              source=r"c=Px\input{x}")
-    assert statement_latex(hostile_source) == r"c = P \cdot x"
+    assert statement_latex(hostile_source) == r"c = P\,x"
     given = Verdict("f", 1, "a", "BN(0; [0, 2]) < -199/200 given eps == 1/100", "proved")
     assert statement_latex(given) == (
         r"\mathrm{BN}\left(0;\ \left\{0, 2\right\}\right) < \frac{-199}{200}"
@@ -144,7 +144,7 @@ def test_markdown_has_math_and_gfm_tables() -> None:
     md = MarkdownPrinter().doprint(build_model(DOC, result(), date="2026-01-01"))
     assert "#### \u2713 PROVED \u2014 Claim 1 `radial`" in md
     assert "$$\n\\frac{\\epsilon}{s^{3}}" not in md  # statements print as one relation
-    assert re.search(r"\$\$\nJ \\cdot c = ", md)
+    assert "$$\nJ\\,c = \\frac{\\epsilon}{s^{3}}\\,c\n$$" in md
     assert "| d | point | dps | lhs | rhs | digits |" in md
     assert "**Counterexample**" in md and "| `x` | `(1, 2, 4)` |" in md
     assert DOC.split("```symnorm")[0] in md  # prose copied verbatim

@@ -27,10 +27,12 @@ _GREEK = {"eps": r"\epsilon", "epsilon": r"\epsilon", "alpha": r"\alpha", "beta"
           "rho": r"\rho", "phi": r"\phi", "psi": r"\psi", "omega": r"\omega"}
 _FUNCS = {"N": r"\mathcal{N}", "BN": r"\mathrm{BN}", "LN": r"\mathrm{LN}",
           "RMS": r"\mathrm{RMS}", "sqrt": None, "tr": r"\operatorname{tr}",
+          "trace": r"\operatorname{tr}", "diag": r"\operatorname{diag}",
           "det": r"\det", "abs": None, "norm": None}
 _REL = {"==": "=", "!=": r"\ne", "<": "<", "<=": r"\le", ">": ">", ">=": r"\ge"}
 _PREC = {"+": 1, "-": 1, "*": 2, "@": 2, "/": 2, "**": 4}
-_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)?")
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)*")
+_NAMES = {"ones": r"\mathbf{1}"}
 
 
 def name_tex(name: str) -> str:
@@ -38,7 +40,12 @@ def name_tex(name: str) -> str:
     if not _IDENT.fullmatch(name):
         return r"\mathtt{?}"
     base, _, sub = name.partition("_")
-    tex = _GREEK.get(base) or (base if len(base) == 1 else rf"\mathrm{{{base}}}")
+    if base in _NAMES:
+        tex = _NAMES[base]
+    elif base.endswith("hat") and len(base) > 3:  # xhat -> \hat{x}
+        tex = rf"\hat{{{name_tex(base[:-3])}}}"
+    else:
+        tex = _GREEK.get(base) or (base if len(base) == 1 else rf"\mathrm{{{base}}}")
     return f"{tex}_{{{name_tex(sub)}}}" if sub else tex
 
 
@@ -101,7 +108,9 @@ class TexExpr:
         left, right = self._wrap(n.left, n.op, "l"), self._wrap(n.right, n.op, "r")
         if n.op in ("+", "-"):
             return f"{left} {n.op} {right}"
-        return f"{left} {right}" if n.op == "@" else f"{left} \\cdot {right}"
+        if isinstance(n.right, (ast.Num, ast.Neg)) or isinstance(n.left, ast.Neg):
+            return f"{left} \\cdot {right}"  # 2 \cdot 3, not 23
+        return f"{left}\\,{right}"  # products read as juxtaposition
 
     def _wrap(self, e: Any, op: str, side: str) -> str:
         s = self.print(e)
