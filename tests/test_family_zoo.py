@@ -95,3 +95,19 @@ def test_cli_errors_are_one_line(capsys, argv, fragment) -> None:  # type: ignor
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_group_of_one_number_is_shown_with_a_note() -> None:
+    rows = {r.layer: r for r in zoo("N C", "N=32 C=8", groups=[8])}
+    assert rows["GroupNorm(8)"].group_size == 1 and rows["GroupNorm(8)"].stat_pairs == 256
+    assert "0/0" in rows["GroupNorm(8)"].note
+    bn = zoo("N C H W", "N=1 C=4 H=1 W=1", groups=[2])[0]
+    assert (bn.layer, bn.group_size, bn.stat_pairs) == ("BatchNorm", 1, 4)
+
+
+@pytest.mark.parametrize("sizes, expected", [("N=4 C=8", 4), ("N=4 C=96", 32), ("N=4 C=7", 1),
+                                             ("N=4 C=48", 24)])
+def test_cli_default_groups_divide_c(capsys, sizes: str, expected: int) -> None:  # type: ignore[no-untyped-def]
+    assert main(["zoo", "--layout", "N C", "--sizes", sizes, "--json"]) == 0
+    layers = [row["layer"] for row in json.loads(capsys.readouterr().out)["layers"]]
+    assert f"GroupNorm({expected})" in layers

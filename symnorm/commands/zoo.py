@@ -21,8 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{DEFAULT_SIZES!r}; otherwise symbolic)")
     parser.add_argument("--size", action="append", default=[], metavar="AXIS=N",
                         help="one axis size; repeatable, added to --sizes")
-    parser.add_argument("--groups", type=int, nargs="+", default=[32], metavar="G",
-                        help="GroupNorm group counts, one row each (default: 32)")
+    parser.add_argument("--groups", type=int, nargs="+", default=None, metavar="G",
+                        help="GroupNorm group counts, one row each (default: 32, or the "
+                             "largest divisor of C below 32)")
     parser.add_argument("--batch", default=None, help="batch axis (default: N or the first)")
     parser.add_argument("--channel", default=None,
                         help="channel axis (default: C or the last)")
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     for text in [args.sizes or "", *args.size]:
         merged.update((a, n) for a, n in parse_sizes(text, layout) if n is not None)
     pairs = parse_sizes(merged, layout)
-    rows = zoo(layout, pairs, args.groups, batch=args.batch, channel=args.channel,
+    groups = args.groups if args.groups is not None else [_default_groups(layout, pairs, args)]
+    rows = zoo(layout, pairs, groups, batch=args.batch, channel=args.channel,
                ln_axes=args.ln_axes)
     if args.json:
         print(render_json(rows, layout, pairs))
@@ -48,3 +50,13 @@ def run(args: argparse.Namespace) -> int:
         shown = " ".join(f"{a}={'?' if n is None else n}" for a, n in pairs)
         print(render_text(rows, " ".join(layout), shown))
     return 0
+
+
+def _default_groups(layout: tuple[str, ...], pairs: tuple[tuple[str, int | None], ...],
+                    args: argparse.Namespace) -> int:
+    """32 (Keras and Flax's default) when it divides C, else C's largest divisor below 32."""
+    c = args.channel if args.channel is not None else ("C" if "C" in layout else layout[-1])
+    n = dict(pairs).get(c)
+    if n is None or n % 32 == 0:
+        return 32
+    return max(g for g in range(1, min(n, 32) + 1) if n % g == 0 and (g < n or n == 1))

@@ -13,8 +13,9 @@ output depends on the other samples of the batch.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..errors import SpecError
@@ -85,21 +86,43 @@ def zoo(layout: str | Sequence[str] = DEFAULT_LAYOUT, sizes: Any = None,
     if len(groups) > MAX_GROUPS_OPTIONS:
         raise SpecError(f"groups: at most {MAX_GROUPS_OPTIONS} values (got {len(groups)})")
     rows = [
-        _row("BatchNorm", batch_norm(lay, sizes=size_pairs, batch=b, channel=c)),
-        _row("LayerNorm", layer_norm(layout=lay, axes=axes, sizes=size_pairs, batch=b)),
+        _tolerant("BatchNorm", lambda sz: batch_norm(lay, sizes=sz, batch=b, channel=c),
+                  size_pairs),
+        _tolerant("LayerNorm", lambda sz: layer_norm(layout=lay, axes=axes, sizes=sz, batch=b),
+                  size_pairs),
     ]
     if any(a not in (b, c) for a in lay):
-        rows.append(_row("InstanceNorm", instance_norm(lay, sizes=size_pairs, batch=b,
-                                                       channel=c)))
+        rows.append(_tolerant("InstanceNorm", lambda sz: instance_norm(
+            lay, sizes=sz, batch=b, channel=c), size_pairs))
+    cs = dict(size_pairs)[c]
     for g in groups:
-        spec = group_norm(g, lay, sizes=size_pairs, batch=b, channel=c)
-        cs = spec.size(c)
         note = ("= LayerNorm over all non-batch axes" if g == 1 else
                 "= InstanceNorm" if cs is not None and g == cs else "")
-        rows.append(_row(f"GroupNorm({g})", spec, note))
-    rows.append(_row("RMSNorm", rms_norm(layout=lay, axes=axes, sizes=size_pairs, batch=b),
-                     "no centering"))
+        rows.append(_tolerant(f"GroupNorm({g})", lambda sz, g=g: group_norm(
+            g, lay, sizes=sz, batch=b, channel=c), size_pairs, note))
+    rows.append(_tolerant("RMSNorm", lambda sz: rms_norm(layout=lay, axes=axes, sizes=sz,
+                                                         batch=b), size_pairs, "no centering"))
     return rows
+
+
+def _tolerant(layer: str, build: Callable[[Any], NormSpec],
+              sizes: tuple[tuple[str, int | None], ...], note: str = "") -> ZooRow:
+    """The row of ``build(sizes)``; a group of a single number is shown, not refused."""
+    try:
+        return _row(layer, build(sizes), note)
+    except SpecError as exc:
+        if "needs >= 2 numbers" not in str(exc):
+            raise
+    shape = build(tuple((a, None) for a, _ in sizes))  # learn the reduction set
+    hidden = set(shape.reduce) | ({shape.channel_axis} if shape.groups else set())
+    spec = build(tuple((a, None if a in hidden else n) for a, n in sizes))
+    given = dict(sizes)
+    size = math.prod(given[a] for a in spec.reduce)  # type: ignore[misc]
+    if spec.groups:
+        size *= given[spec.channel_axis] // spec.groups  # type: ignore[index,operator]
+    row = _row(layer, spec, "one number per group: the centered output is 0 "
+                            "(0/0 without eps)")
+    return replace(row, group_size=size)
 
 
 def _num(n: int | None) -> str:
