@@ -34,8 +34,15 @@ def tex_math(latex: str, display: bool = False, fallback: str | None = None) -> 
 def tex_code_lines(text: str) -> str:
     """A code block as escaped monospace lines (spaces kept, no verbatim environment)."""
     lines = text.rstrip("\n").split("\n")
-    body = "\\\\\n".join(escape_text(line).replace(" ", "~") or r"\mbox{}" for line in lines)
+    body = "\\\\\n".join(_code_line(line) for line in lines)
     return f"\\begin{{flushleft}}\\ttfamily\\small\n{body}\n\\end{{flushleft}}\n"
+
+
+def _code_line(line: str) -> str:
+    """Indentation kept as hard spaces; long lines may break after operators and spaces."""
+    stripped = line.lstrip(" ")
+    indent = "~" * (len(line) - len(stripped))
+    return indent + breakable_text(stripped) if line.strip() else r"\mbox{}"
 
 
 def md_to_tex(tokens: list[Token] | tuple[Token, ...]) -> str:
