@@ -128,6 +128,9 @@ class NormSpec:
     it to the reduction.  ``affine`` lists the axes the learned gain and bias broadcast over
     (empty: none); ``gain_offset`` is 1 for Gemma-style ``(1 + w)`` gains.  ``batch_axis``
     names the sample axis: when it is reduced, one sample's output depends on the others.
+    ``fast_variance`` computes the variance in one pass as ``max(E[x^2] - E[x]^2, 0)`` (Flax's
+    default, Keras 3's ``moments`` on JAX/torch/NumPy): the same number in exact arithmetic,
+    a cancellation in floating point when the mean is large against the spread.
     ``running`` (BatchNorm) switches inference mode to running statistics; without it both
     modes use the statistics of the current input.  Strings are accepted for ``layout``,
     ``reduce`` and ``affine`` (``"N C H W"``) and a mapping or ``"N=2 C=3"`` for ``sizes``.
@@ -148,6 +151,7 @@ class NormSpec:
     gain_offset: int = 0
     running: RunningStats | None = None
     batch_axis: str | None = None
+    fast_variance: bool = False
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -168,7 +172,7 @@ class NormSpec:
                 raise SpecError(f"{what}: axis {ax!r} is not in the layout {' '.join(layout)}")
         if not self.reduce and self.groups is None:
             raise SpecError("reduce must name at least one axis")
-        for flag in ("center", "eps_inside", "bias"):
+        for flag in ("center", "eps_inside", "bias", "fast_variance"):
             if not isinstance(getattr(self, flag), bool):
                 raise SpecError(f"{flag} must be True or False (got {getattr(self, flag)!r})")
         if self.var_denominator not in ("N", "N-1"):

@@ -20,7 +20,7 @@ from symnorm.family.apply import (
     forward,
     initial_state,
 )
-from symnorm.presets import keras, torch
+from symnorm.presets import flax, keras, torch
 from symnorm.spec import batch_norm, group_norm, instance_norm, layer_norm, rms_norm
 
 
@@ -313,3 +313,39 @@ def test_pytorch_cumulative_average_momentum_none() -> None:
     assert st.mean.tolist() == [4] and st.var.tolist() == [2] and st.steps == 3
     with pytest.raises(SpecError, match="cumulative"):
         batch_norm("N C", convention="sum")
+
+
+# --- one-pass variance (Flax's use_fast_variance, Keras 3's ops.moments) -----------------
+
+def test_one_pass_variance_is_exact_in_exact_arithmetic() -> None:
+    fast = layer_norm(4).with_(fast_variance=True)
+    # 1, 2, 3, 4: E[x^2] = 30/4, E[x]^2 = 25/4, difference 5/4 = the two-pass variance
+    assert forward(fast, [1, 2, 3, 4]).var.tolist() == R(5, 4)
+    assert vec(fast, [1, 2, 3, 4]) == vec(layer_norm(4), [1, 2, 3, 4])
+
+
+def test_one_pass_variance_cancels_in_float64() -> None:
+    x = 1e8 + np.array([0.0, 1.0, 2.0, 3.0])  # spread 1.25 on a mean of 1e8
+    two = forward(layer_norm(4, "1e-5"), x, backend="numpy")
+    one = forward(flax.layer_norm(sizes="D=4").with_(affine=()), x.reshape(1, 1, 4),
+                  backend="numpy")
+    assert float(two.var) == 1.25
+    assert abs(float(one.var.ravel()[0]) - 1.25) > 0.5
+    assert np.max(np.abs(one.y.ravel() - two.y)) > 0.1
+
+
+def test_one_pass_variance_is_clipped_at_zero() -> None:
+    # 7e7 + (0, 1, 1, 1): true variance 3/16, one-pass float64 gives -1 before clipping
+    x = 7e7 + np.array([0.0, 1.0, 1.0, 1.0])
+    fast = layer_norm(4, "1e-5").with_(fast_variance=True)
+    assert float(forward(fast, x, backend="numpy").var) == 0.0
+    assert forward(fast, [7 * 10**7, 7 * 10**7 + 1, 7 * 10**7 + 1, 7 * 10**7 + 1]).var == R(3, 16)
+    with pytest.raises(SpecError, match="zero variance"):
+        forward(fast.with_(eps=0), x, backend="numpy")
+
+
+def test_presets_variance_algorithm() -> None:
+    assert flax.batch_norm().fast_variance and flax.layer_norm().fast_variance
+    assert keras.batch_normalization().fast_variance
+    assert not keras.batch_normalization(one_pass=False).fast_variance
+    assert not torch.layer_norm().fast_variance and not torch.batch_norm2d().fast_variance

@@ -263,8 +263,13 @@ def _batch_stats(be: _Backend, spec: NormSpec, xg: np.ndarray, red: tuple[int, .
                  shape: tuple[int, ...], state: RunningState | None
                  ) -> tuple[np.ndarray | None, np.ndarray, RunningState | None]:
     mean = xg.sum(axis=red, keepdims=True) / n if spec.center else None
-    centered = xg - mean if mean is not None else xg
-    sq = (centered * centered).sum(axis=red, keepdims=True)
+    if spec.fast_variance and mean is not None:
+        # one pass: sum of squares minus n*mean^2, clipped at 0 as Flax and Keras do
+        sq = (xg * xg).sum(axis=red, keepdims=True) - n * mean * mean
+        sq = np.where(sq < 0, 0 * sq, sq) if be.name != "exact" else sq
+    else:
+        centered = xg - mean if mean is not None else xg
+        sq = (centered * centered).sum(axis=red, keepdims=True)
     var = sq / _count(spec.var_denominator, n, "var_denominator")
     running = spec.running
     if running is None or state is None:

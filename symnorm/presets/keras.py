@@ -21,17 +21,20 @@ EPS = "1e-3"
 
 
 def batch_normalization(sizes: Any = None, *, epsilon: Any = EPS, momentum: Any = "0.99",
-                        center: bool = True, scale: bool = True,
-                        layout: str = "N H W C") -> NormSpec:
+                        center: bool = True, scale: bool = True, layout: str = "N H W C",
+                        one_pass: bool = True) -> NormSpec:
     """``keras.layers.BatchNormalization()``: per channel (last axis) over all other axes.
 
     Source: K-BN (framework-conventions.md): eps 1e-3, momentum 0.99 weighting the old
     value, moving variance over N, gamma/beta of shape (C).  ``center``/``scale`` switch
-    beta/gamma; the spec has both or neither.
+    beta/gamma; the spec has both or neither.  ``one_pass``: ``ops.moments`` computes
+    ``E[x^2] - E[x]^2`` on the JAX, torch and NumPy backends (K-MO); pass False for the
+    TensorFlow backend.
     """
     return S.batch_norm(layout, epsilon, sizes=sizes, channel="C", batch="N",
                         affine=center or scale, momentum=momentum, convention="old",
-                        running_var_denominator="N", source="K-BN")
+                        running_var_denominator="N", source="K-BN").with_(
+                            fast_variance=one_pass)
 
 
 def layer_normalization(sizes: Any = None, *, axis: Any = 1, epsilon: Any = EPS,
@@ -47,14 +50,16 @@ def layer_normalization(sizes: Any = None, *, axis: Any = 1, epsilon: Any = EPS,
 
 
 def group_normalization(groups: int = 32, sizes: Any = None, *, epsilon: Any = EPS,
-                        layout: str = "N H W C", affine: bool = True) -> NormSpec:
+                        layout: str = "N H W C", affine: bool = True,
+                        one_pass: bool = True) -> NormSpec:
     """``keras.layers.GroupNormalization(groups=32)``: per (n, group), channels last.
 
     ``groups=-1`` in Keras means one group per channel (instance norm): pass C instead.
-    Source: K-GN (framework-conventions.md).
+    ``one_pass`` as for BatchNormalization (``ops.moments``).
+    Source: K-GN, K-MO (framework-conventions.md).
     """
     return S.group_norm(groups, layout, epsilon, sizes=sizes, channel="C", batch="N",
-                        affine=affine, source="K-GN")
+                        affine=affine, source="K-GN").with_(fast_variance=one_pass)
 
 
 def rms_normalization(sizes: Any = None, *, axis: Any = 1, epsilon: Any = "1e-6",
