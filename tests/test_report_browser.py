@@ -99,13 +99,9 @@ def _verdicts() -> list[Verdict]:
     return out
 
 
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path, Path]:
+def _render(page: Path, tmp: Path, shot_name: str) -> tuple[dict, Path]:
+    """Probe ``page`` in Chromium and screenshot it to ``test-artifacts/shot_name``."""
     browser = _chromium()
-    tmp = tmp_path_factory.mktemp("browser")
-    files = write_report(DOC, DocumentResult("r.md", _verdicts()), tmp / "out",
-                         date="2026-01-01")
-    page = files["report.html"]
     probe = tmp / "probe.html"
     text = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "",
                   page.read_text(encoding="utf-8"))
@@ -115,11 +111,21 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path, Path
     found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.DOTALL)
     assert found, "the probe did not run: " + dom[:500]
     ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / "report.png"
+    shot = ARTIFACTS / shot_name
     shot.unlink(missing_ok=True)
     _run(browser, tmp / "profile", "--window-size=1200,4200", f"--screenshot={shot}",
          page.as_uri())
-    return json.loads(html.unescape(found.group(1))), shot, page
+    return json.loads(html.unescape(found.group(1))), shot
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path, Path]:
+    _chromium()
+    tmp = tmp_path_factory.mktemp("browser")
+    files = write_report(DOC, DocumentResult("r.md", _verdicts()), tmp / "out",
+                         date="2026-01-01")
+    probe, shot = _render(files["report.html"], tmp, "report.png")
+    return probe, shot, files["report.html"]
 
 
 def test_math_is_typeset_not_raw(rendered: tuple[dict, Path, Path]) -> None:
@@ -159,3 +165,19 @@ def test_screenshot_shows_the_badges(rendered: tuple[dict, Path, Path]) -> None:
         rgb = np.array([int(STATUS_INFO[status].color[k:k + 2], 16) for k in (1, 3, 5)])
         hits = (np.abs(pixels - rgb).max(axis=-1) <= 2).sum()
         assert hits > 200, f"badge colour of {status} not visible in the screenshot"
+
+
+@pytest.mark.slow
+def test_the_paper_report_as_rendered(tmp_path: Path) -> None:
+    from symnorm.report.build import PAPER, report_document
+
+    _chromium()
+    files, result = report_document(PAPER, tmp_path / "out")
+    probe, shot = _render(files["report.html"], tmp_path, "paper-report.png")
+    words = [b[0].split(" ", 1)[1] for b in probe["badges"]]
+    assert words == [STATUS_INFO[v.status].word for v in result.verdicts]
+    assert len(probe["maths"]) >= len(result.verdicts)
+    assert all(w > 0 and h > 0 for _, _, w, h in probe["maths"])
+    for raw in ("\\frac", "\\sqrt", "\\mathcal", "$$"):
+        assert raw not in probe["text"], raw
+    assert len(probe["images"]) >= 2 and shot.stat().st_size > 20_000
