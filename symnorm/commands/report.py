@@ -8,6 +8,7 @@ exits as ``symnorm check`` would: 1 on a refuted claim, 2 on an error or undecid
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..errors import SymnormError
@@ -41,7 +42,11 @@ def run(args: argparse.Namespace) -> int:
         path, shown = PAPER, "symnorm/data/paper.md"
         if not path.is_file():
             raise SymnormError(f"the built-in paper derivation is missing ({PAPER})")
+    progress = None
+    if sys.stderr.isatty():  # a person is watching: say which claim finished
+        def progress(v) -> None:
+            print(f"  ... {v.label}: {v.status}", file=sys.stderr)
     files, result = report_document(path, args.out, timeout=args.timeout, dps=args.dps,
-                                    only=args.only, display_path=shown)
+                                    only=args.only, display_path=shown, progress=progress)
     print(files["report.html"])
     return exit_code(result.verdicts) if args.strict else 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import platform
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,9 @@ def write_report(source: str, result: DocumentResult, outdir: Path | str, *,
 
 def report_document(path: Path | str, outdir: Path | str, *, timeout: float = 20.0,
                     dps: int = 50, only: str | None = None,
-                    display_path: str | None = None) -> tuple[dict[str, Path], DocumentResult]:
+                    display_path: str | None = None,
+                    progress: Callable[[Any], None] | None = None,
+                    ) -> tuple[dict[str, Path], DocumentResult]:
     """Check the document at ``path`` and write its report; return the files and verdicts."""
     try:
         from ..check.run import check_document
@@ -124,7 +127,8 @@ def report_document(path: Path | str, outdir: Path | str, *, timeout: float = 20
         source = source_file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SymnormError(f"cannot read {path}: {exc}") from None
-    result = check_document(source_file, timeout=timeout, dps=dps, only=only)
+    result = check_document(source_file, timeout=timeout, dps=dps, only=only,
+                            progress=progress)
     shown = display_path or str(path)
     # the checker names the file as opened; the report names it as the user did
     result = replace(result, verdicts=[
