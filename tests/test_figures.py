@@ -176,3 +176,15 @@ def test_figure_files_are_reproducible_and_labelled(tmp_path: Path) -> None:
         for text in (data.title, data.xlabel, data.ylabel, *(s.label for s in data.series)):
             assert f"<!-- {text} -->" in svg, (name, text)
         assert a["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_validate_checks_without_computing() -> None:
+    from fractions import Fraction
+
+    from symnorm.report.figures import validate
+
+    values = validate("eps_scale", {"d": "3", "eps": "0.5"})
+    assert values["d"] == 3 and values["eps"] == (Fraction(1, 2),)
+    assert values["points"] == 121  # the default
+    with pytest.raises(SourceError, match="unknown figure"):
+        validate("pie", {}, "d.md", 4)

@@ -22,7 +22,7 @@ import mpmath
 from ..errors import InternalError, SourceError
 from .figopts import Option, parse_options
 
-__all__ = ["FIGURES", "FigureData", "FigureKind", "Series", "compute"]
+__all__ = ["FIGURES", "FigureData", "FigureKind", "Series", "compute", "validate"]
 
 _DPS = 30
 
@@ -294,8 +294,9 @@ FIGURES: dict[str, FigureKind] = {k.name: k for k in (
 )}
 
 
-def compute(name: str, options: Any = (), file: str = "<figure>", line: int = 1) -> FigureData:
-    """Compute the data of figure ``name`` from raw ``key=value`` options."""
+def validate(name: str, options: Any = (), file: str = "<figure>",
+             line: int = 1) -> dict[str, Any]:
+    """Check a figure statement without computing it (for ``symnorm check``); the values."""
     kind = FIGURES.get(name)
     if kind is None:
         raise SourceError(f"unknown figure {name!r}", file, line,
@@ -304,6 +305,13 @@ def compute(name: str, options: Any = (), file: str = "<figure>", line: int = 1)
     for lo, hi in (("amin", "amax"), ("bmin", "bmax"), ("emin", "emax")):
         if lo in values and values[lo] >= values[hi]:
             raise SourceError(f"figure {name}: {lo} must be below {hi}", file, line)
+    return values
+
+
+def compute(name: str, options: Any = (), file: str = "<figure>", line: int = 1) -> FigureData:
+    """Compute the data of figure ``name`` from raw ``key=value`` options."""
+    values = validate(name, options, file, line)
+    kind = FIGURES[name]
     try:
         return kind.compute(values)
     except ValueError as exc:
