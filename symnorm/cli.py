@@ -54,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     except SymnormError as exc:
         print(f"symnorm {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `symnorm check ... | head`: stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except KeyboardInterrupt:
         print("symnorm: interrupted", file=sys.stderr)
         return 130

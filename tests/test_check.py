@@ -224,7 +224,10 @@ def test_pytest_plugin_collects_claims(tmp_path):
     f = tmp_path / "claims.md"
     f.write_text(doc("use layernorm", "claim good: J*ones == 0",
                      "claim bad: J*c == eps/s**2*c"))
-    p = subprocess.run([sys.executable, "-m", "pytest", "-p", "symnorm.check.pytest_plugin",
+    from importlib.metadata import entry_points
+    installed = any(ep.name == "symnorm" for ep in entry_points(group="pytest11"))
+    plugin = [] if installed else ["-p", "symnorm.check.pytest_plugin"]
+    p = subprocess.run([sys.executable, "-m", "pytest", *plugin,
                         str(f), "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path)],
                        capture_output=True, text=True, timeout=300, cwd=tmp_path,
                        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
@@ -248,3 +251,30 @@ def test_inequality_hypotheses_act_as_assumptions():
     bad = doc("use layernorm", "scalar k", "claim m: N(k*x) == N(x) given eps == 0, k < 0")
     assert status_of(ok, "m") == "proved"
     assert status_of(bad, "m") == "refuted"
+
+
+def test_hypotheses_with_radicals_and_algebraic_counterexamples():
+    base = ("vector x", "scalar eps, gamma, beta", "let mu = ones.T*x/d",
+            "let sigma = sqrt((x - mu*ones).T*(x - mu*ones)/d)",
+            "let xhat = (x - mu*ones)/sqrt(sigma**2 + eps)")
+    text = doc(*base,
+               "claim id: gamma*xhat + beta*ones == x given gamma == sqrt(sigma**2 + eps), "
+               "beta == mu",
+               "claim no: gamma*xhat + beta*ones == x given gamma == sqrt(sigma**2 + 2*eps), "
+               "beta == mu")
+    res = {v.label: v for v in check_text(text, sandbox=False).verdicts}
+    assert res["id"].status == "proved"
+    assert res["no"].status == "refuted"
+    assert res["no"].counterexample["gamma"].startswith("sqrt(")  # exact, not a float
+
+
+def test_contradictory_assumptions_are_an_error():
+    res = check_text(doc("scalar eps", "assume eps > 0", "assume eps == 0",
+                         "claim m: eps == eps"), sandbox=False)
+    errors = [v for v in res.verdicts if v.status == "error"]
+    assert errors and "contradicts" in errors[0].message and errors[0].line == 4
+
+
+def test_power_towers_end_quickly_as_undecided():
+    v = verdict_of(doc("claim t: 2**2**2**2**2**2 == 3"), "t", sandbox=True, timeout=10.0)
+    assert v.status == "undecided" and "cap" in v.message

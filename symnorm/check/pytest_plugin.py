@@ -2,8 +2,9 @@
 
 Refuted, error and undecided claims fail, with the counterexample or message in the
 failure report.  Only Markdown files holding a ``symnorm`` or ``latex LABEL`` fence are
-collected.  The plugin is registered through the ``pytest11`` entry point; without an
-installed package use ``pytest -p symnorm.check.pytest_plugin``.
+collected.  The plugin is registered through the ``pytest11`` entry point when symnorm is
+installed; from a source checkout that is not installed use
+``pytest -p symnorm.check.pytest_plugin``.
 """
 
 from __future__ import annotations

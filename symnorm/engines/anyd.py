@@ -271,8 +271,12 @@ class AnyD:
             for g in candidates:
                 if g in sol or not num.has(g):
                     continue
-                p = sp.Poly(num, g)
-                if p.degree() == 1 and p.LC().is_number and p.LC() != 0:
+                try:
+                    p = sp.Poly(num, g)
+                except sp.PolynomialError:  # g inside a radical or function: not linear
+                    continue
+                lc = p.LC()
+                if p.degree() == 1 and (lc.is_number and lc != 0 or lc.is_nonzero):
                     value = sp.cancel(-p.nth(0) / p.LC())
                     sol = {k: v.subs(g, value) for k, v in sol.items()}
                     sol[g] = value

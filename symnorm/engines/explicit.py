@@ -123,7 +123,10 @@ class Explicit:
             for s in order:
                 if s in sol or not num.has(s):
                     continue
-                p = sp.Poly(num, s)
+                try:
+                    p = sp.Poly(num, s)
+                except sp.PolynomialError:
+                    continue
                 if p.degree() == 1:
                     if p.LC().is_number:
                         best = (s, p)

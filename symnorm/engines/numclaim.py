@@ -26,6 +26,7 @@ from .anyd import _simple_bound
 __all__ = ["Point", "Outcome", "sample_point", "evaluate_relation", "classify", "MAX_DPS"]
 
 MAX_DPS = 1000
+MAX_POWER_BITS = 10 ** 7  # a power whose size exceeds this many bits is not evaluated
 EXTRA = 20  # digits added for the second precision
 AGREE_DIGITS = 30
 
@@ -66,10 +67,9 @@ class _Eval:
     def mp(self, v):
         if isinstance(v, list):
             if v and isinstance(v[0], list):
-                return mpmath.matrix([[mpmath.mpf(x.numerator) / x.denominator for x in row]
-                                      for row in v])
-            return mpmath.matrix([mpmath.mpf(x.numerator) / x.denominator for x in v])
-        return mpmath.mpf(v.numerator) / v.denominator
+                return mpmath.matrix([[_mpf(x) for x in row] for row in v])
+            return mpmath.matrix([_mpf(x) for x in v])
+        return _mpf(v)
 
     def value(self, e: Expr):
         key = id(e)
@@ -119,6 +119,8 @@ class _Eval:
                     return a ** int(b)
                 if a == 0 and b <= 0 or a < 0 and b != int(b):
                     raise Undefined("power undefined")
+                if a != 0 and abs(b) * max(1, abs(mpmath.log(abs(a), 2))) > MAX_POWER_BITS:
+                    raise Undefined("power too large to evaluate")
                 return a ** b
         if isinstance(e, Call):
             return self._call(e)
@@ -178,6 +180,13 @@ class _Eval:
         for j, c in enumerate(cols):
             out[0, j] = c
         return out
+
+
+def _mpf(x) -> mpmath.mpf:
+    """An exact point coordinate (a Fraction, or an exact SymPy number) at the current precision."""
+    if isinstance(x, Fraction):
+        return mpmath.mpf(x.numerator) / x.denominator
+    return mpmath.mpf(sp.Float(x.evalf(mpmath.mp.dps + 10), mpmath.mp.dps + 10)._mpf_)
 
 
 def _norm(v) -> mpmath.mpf:
@@ -328,17 +337,16 @@ def solve_hypotheses(claim: PreparedClaim, point: Point) -> Point | None:
     free = {k: v for k, v in subs.items() if k not in sol}
     values = dict(point.values)
     for s, expr in sol.items():
-        try:
-            val = sp.Rational(expr.subs(free))
-        except (TypeError, ValueError, ZeroDivisionError):
+        val = expr.subs(free)
+        if val.free_symbols or not val.is_finite or val.is_real is False:
             return None
-        if not val.is_finite:
-            return None
+        # an exact value: rational, or algebraic such as sqrt(17)/2 (kept exact)
+        exact = Fraction(int(val.p), int(val.q)) if val.is_Rational else val
         name, _, idx = s.name.rpartition("_")
         if name in eng.vec_syms and idx.isdigit():
             vec = list(values[name])  # type: ignore[arg-type]
-            vec[int(idx) - 1] = Fraction(int(val.p), int(val.q))
+            vec[int(idx) - 1] = exact
             values[name] = vec
         else:
-            values[s.name] = Fraction(int(val.p), int(val.q))
+            values[s.name] = exact
     return Point(point.d, values)

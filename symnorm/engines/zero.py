@@ -70,6 +70,8 @@ class Radicals:
                     num, o1 = _pull_squares(num)
                     den, o2 = _pull_squares(den)
                     outside = o1 / o2
+                if den != 1 and den.is_positive:  # sqrt(n/m) = sqrt(n*m)/m for m > 0
+                    num, outside, den = sp.expand(num * den), outside / den, sp.Integer(1)
                 cn, pn = sp.expand(num).as_content_primitive()
                 cd, pd = sp.expand(den).as_content_primitive()
                 c = sp.Rational(cn) / sp.Rational(cd)

@@ -85,6 +85,9 @@ class Scope:
         return (name in self.scalars or name in self.vectors or name in self.matrices
                 or name in self.lets or name in BUILTIN_NAMES)
 
+    def is_function(self, name: str) -> bool:
+        return name in self.lets and bool(self.lets[name].stmt.params)
+
     def _err(self, msg: str, pos: Pos, hint: str = "") -> SourceError:
         return SourceError(msg, self.file, pos.line, pos.col, hint)
 
@@ -100,6 +103,7 @@ class Scope:
             self._check_relation(rel)
             if (rel.op == "==" and isinstance(rel.left, Name) and rel.left.id == "d"):
                 self._fix_d(rel.right, rel.pos)
+            self._check_consistent(rel)
             self.assumptions.append(rel)
         elif isinstance(st, Claim):
             self._claim(st)
@@ -109,6 +113,20 @@ class Scope:
             self._use(st)
         else:  # pragma: no cover - the parser produces nothing else
             raise TypeError(st)
+
+    def _check_consistent(self, new: Relation) -> None:
+        """Refuse an assumption that contradicts an earlier bound on the same symbol."""
+        from ..engines.anyd import _simple_bound
+        name, op, value = _simple_bound(new)
+        if name is None:
+            return
+        for old in self.assumptions:
+            n2, op2, v2 = _simple_bound(old)
+            if n2 != name:
+                continue
+            if not _compatible(op, value, op2, v2):
+                raise self._err(f"assumption '{new}' contradicts '{old}' (line {old.pos.line})",
+                                new.pos, "claims under contradictory assumptions prove nothing")
 
     def _declare(self, kind: str, name: str, pos: Pos) -> None:
         table = {"scalar": self.scalars, "vector": self.vectors, "matrix": self.matrices}[kind]
@@ -461,3 +479,15 @@ def _names(e: Expr, _seen: set[int] | None = None) -> set[str]:
     if isinstance(e, VectorLit):
         return set().union(set(), *(_names(i, seen) for i in e.items))
     return set()
+
+
+def _compatible(op1: str, v1: Fraction, op2: str, v2: Fraction) -> bool:
+    """Whether ``y op1 v1`` and ``y op2 v2`` can hold together for some real y."""
+    def holds(y: Fraction, op: str, v: Fraction) -> bool:
+        return {">": y > v, ">=": y >= v, "<": y < v, "<=": y <= v, "==": y == v,
+                "!=": y != v}[op]
+    # the constraint set is a union of intervals with endpoints v1, v2: test them and
+    # points between and beyond them
+    lo, hi = min(v1, v2), max(v1, v2)
+    probes = [lo - 1, lo, (lo + hi) / 2, hi, hi + 1]
+    return any(holds(y, op1, v1) and holds(y, op2, v2) for y in probes)

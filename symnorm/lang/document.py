@@ -122,7 +122,8 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     lead = len(text) - len(text.lstrip())
     try:
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
-                                     column=col + lead, is_defined=doc.scope.is_defined)
+                                     column=col + lead, is_defined=doc.scope.is_defined,
+                                     is_function=doc.scope.is_function)
         for st in stmts:
             doc.scope.add(st)
     except (SourceError, LimitError) as exc:

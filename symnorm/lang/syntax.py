@@ -228,6 +228,7 @@ def _paren(e: Expr, op: str, side: str) -> str:
             return f"({s})"
     if isinstance(e, Neg) and op in ("*", "/", "**", "@") or isinstance(e, Neg) and side == "r":
         return f"({s})"
-    if op == "**" and side == "l" and isinstance(e, Num) and e.value.denominator != 1:
-        return f"({s})"
+    if op in ("**", "*", "/") and isinstance(e, Num) and e.value.denominator != 1 \
+            and (op == "**" or side == "r"):
+        return f"({s})"  # x ** (1/3), not x ** 1/3
     return s
