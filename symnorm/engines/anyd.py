@@ -260,9 +260,12 @@ class AnyD:
             else:
                 eqs.append(diff)
         sol: dict[sp.Symbol, sp.Expr] = {}
-        candidates = [g for g in dict.fromkeys(self.gram.values()) if isinstance(g, sp.Symbol)]
+        candidates = [g for g in dict.fromkeys(self.gram.values())
+                      if isinstance(g, sp.Symbol) and g != self.d]
         candidates.sort(key=lambda g: ("x" in g.name, g.name))  # prefer free vectors
         candidates += [s for n, s in self.syms.items() if n != "d"]
+        if isinstance(self.d, sp.Symbol):
+            candidates.append(self.d)  # last: keeps the proof in terms of d
         for eq in eqs:
             num = sp.numer(sp.together(eq.subs(sol)))
             num = sp.expand(num)

@@ -52,6 +52,43 @@ class Radicals:
         self._memo[e] = out
         return out
 
+    def _sqrt(self, key: sp.Expr) -> sp.Expr:
+        """sqrt(key) as (outside) * sqrt(rational) * product of radical symbols.
+
+        Uses only sqrt(A*B) = sqrt(A)*sqrt(B) for A >= 0 known (by SymPy's assumptions) and
+        sqrt(f**2) = f for f >= 0, so radicands equal up to such factors share symbols.
+        """
+        if key.is_Rational and key >= 0:
+            return sp.sqrt(key)
+        num, den = sp.fraction(key)
+        outside = sp.Integer(1)
+        if den != 1 and den.is_positive:  # sqrt(n/m) = sqrt(n*m)/m for m > 0
+            num, outside, den = sp.expand(num * den), 1 / den, sp.Integer(1)
+        known: list[tuple[sp.Expr, int]] = []
+        rest = num
+        if den == 1 and sp.count_ops(num) < 400:
+            coeff, factors = sp.factor_list(num)
+            rest = coeff
+            for f, m in factors:
+                if f.is_nonnegative or f.is_positive:
+                    known.append((f, m))
+                else:
+                    rest *= f ** m
+        cn, pn = sp.expand(rest).as_content_primitive()
+        cd, pd = sp.expand(den).as_content_primitive()
+        c = sp.Rational(cn) / sp.Rational(cd)
+        if c < 0:
+            c, pn = -c, -pn
+        out = outside * sp.sqrt(c)
+        for f, m in known:
+            out *= f ** (m // 2)
+            if m % 2:
+                out *= self._fresh(("sqrt", sp.expand(f)), sp.expand(f), "t")
+        inner = sp.cancel(pn / pd)
+        if inner != 1:
+            out *= self._fresh(("sqrt", inner), inner, "t")
+        return out
+
     def _rewrite(self, e: sp.Expr) -> sp.Expr:
         if e.is_Atom:
             return e
@@ -59,26 +96,7 @@ class Radicals:
             base, ex = e.args
             b = self.rewrite(base)
             if ex.is_Rational and ex.q == 2:
-                key = sp.cancel(b)
-                if key.is_Rational and key >= 0:
-                    return sp.sqrt(key) ** ex.p
-                # sqrt(c * B0) = sqrt(c) * sqrt(B0) for a positive rational content c, so
-                # radicands equal up to a constant factor share one symbol
-                num, den = sp.fraction(key)
-                outside = sp.Integer(1)
-                if sp.count_ops(key) < 400:  # pull out squares of factors known >= 0
-                    num, o1 = _pull_squares(num)
-                    den, o2 = _pull_squares(den)
-                    outside = o1 / o2
-                if den != 1 and den.is_positive:  # sqrt(n/m) = sqrt(n*m)/m for m > 0
-                    num, outside, den = sp.expand(num * den), outside / den, sp.Integer(1)
-                cn, pn = sp.expand(num).as_content_primitive()
-                cd, pd = sp.expand(den).as_content_primitive()
-                c = sp.Rational(cn) / sp.Rational(cd)
-                if c < 0:
-                    c, pn = -c, -pn
-                t = self._fresh(("sqrt", sp.cancel(pn / pd)), sp.cancel(pn / pd), "t")
-                return (outside * sp.sqrt(c) * t) ** ex.p
+                return self._sqrt(sp.cancel(b)) ** ex.p
             if ex.is_Integer:
                 return b ** ex
             x = self.rewrite(ex)
@@ -92,19 +110,6 @@ class Radicals:
             args = tuple(sp.cancel(self.rewrite(a)) for a in e.args)
             return self._fresh((e.func, args), None, "f")
         return e
-
-
-def _pull_squares(p: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
-    """Write ``p = inside * outside**2`` with ``outside`` a product of factors known >= 0."""
-    coeff, factors = sp.factor_list(p)
-    inside, outside = coeff, sp.Integer(1)
-    for f, m in factors:
-        if m >= 2 and (f.is_nonnegative or f.is_positive):
-            outside *= f ** (m // 2)
-            inside *= f ** (m % 2)
-        else:
-            inside *= f ** m
-    return inside, outside
 
 
 def _reduce(poly: sp.Expr, rad: Radicals, syms: list[sp.Symbol]) -> bool:

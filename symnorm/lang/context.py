@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..errors import LimitError, SourceError
+from ..errors import LimitError, SourceError, SpecError
 from .syntax import (
     Assume, BinOp, Call, Claim, Declare, Expr, Figure, Let, Name, Neg, Num, Pos, Relation,
     Statement, Transpose, Use, VectorLit,
@@ -184,7 +184,7 @@ class Scope:
 
     def _use(self, st: Use) -> None:
         from .parser import parse_statement
-        from .vocab import VOCABULARIES, vocabulary_text
+        from .vocab import INT_OPTIONS, VOCABULARIES, vocabulary_text
         if st.vocab not in VOCABULARIES:
             raise self._err(f"unknown vocabulary {st.vocab!r}", st.pos,
                             "available: " + ", ".join(sorted(VOCABULARIES)))
@@ -201,11 +201,18 @@ class Scope:
                 opts[key] = bool(val.value)
             elif key == "var_denominator" and isinstance(val, Num) and val.value in (0, 1):
                 opts[key] = "N" if val.value == 0 else "N-1"
+            elif key in INT_OPTIONS and isinstance(val, Num) and val.value.denominator == 1 \
+                    and 1 <= val.value <= 64:
+                opts[key] = int(val.value)
             else:
                 raise self._err(f"unknown or malformed option {key!r} for {st.vocab}", st.pos,
                                 "accepted: d=INT, eps=NUMBER, eps_inside=0|1, "
-                                "var_denominator=0|1 (1 means N-1)")
-        text = vocabulary_text(st.vocab, opts)
+                                "var_denominator=0|1 (1 means N-1); groupnorm and "
+                                "instancenorm: groups, channels, spatial (integers)")
+        try:
+            text = vocabulary_text(st.vocab, opts)
+        except (SpecError, LimitError) as exc:
+            raise self._err(f"use {st.vocab}: {exc}", st.pos) from None
         for line in text.splitlines():
             self.add(parse_statement(line, f"<vocabulary {st.vocab}>", st.pos.line))
         if eps_value is not None:

@@ -14,8 +14,10 @@ let Jr = jacobian(RMS(x), x)
 
 from __future__ import annotations
 
+import inspect
 from typing import Callable
 
+from ..errors import SpecError
 from ..spec import NormSpec, layer_norm, rms_norm
 
 __all__ = ["VOCABULARIES", "vocabulary_text", "register", "normalizer_text"]
@@ -76,6 +78,8 @@ VOCABULARIES: dict[str, tuple[Callable[..., NormSpec], Callable[[NormSpec], list
 #: options a ``use`` line accepts, passed to the spec factory; ``d`` is handled by the
 #: document (it fixes the dimension).
 OPTIONS = {"eps_inside", "var_denominator"}
+#: integer size options of the grouped vocabularies (``use groupnorm(groups=2, channels=4)``)
+INT_OPTIONS = {"groups", "channels", "spatial"}
 
 
 def register(name: str, factory: Callable[..., NormSpec],
@@ -84,8 +88,27 @@ def register(name: str, factory: Callable[..., NormSpec],
     VOCABULARIES[name] = (factory, definitions)
 
 
+def accepted_options(name: str) -> set[str]:
+    """The ``use NAME(...)`` options vocabulary ``name`` accepts (besides d and eps)."""
+    factory, _ = VOCABULARIES[name]
+    return set(inspect.signature(factory).parameters) & (OPTIONS | INT_OPTIONS)
+
+
 def vocabulary_text(name: str, options: dict[str, object]) -> str:
     """The definitions of vocabulary ``name`` under ``options`` as claim-language lines."""
     factory, definitions = VOCABULARIES[name]
-    spec = factory(**{k: v for k, v in options.items() if k in OPTIONS})
-    return "\n".join(definitions(spec))
+    unknown = set(options) - accepted_options(name)
+    if unknown:
+        raise SpecError(f"{name} does not take the option(s) {', '.join(sorted(unknown))}")
+    return "\n".join(definitions(factory(**options)))
+
+
+def _register_family() -> None:
+    from ..family.vocabularies import (
+        groupnorm_spec, groupnorm_vocabulary, instancenorm_spec, instancenorm_vocabulary,
+    )
+    register("groupnorm", groupnorm_spec, groupnorm_vocabulary)
+    register("instancenorm", instancenorm_spec, instancenorm_vocabulary)
+
+
+_register_family()
