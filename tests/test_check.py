@@ -278,3 +278,12 @@ def test_contradictory_assumptions_are_an_error():
 def test_power_towers_end_quickly_as_undecided():
     v = verdict_of(doc("claim t: 2**2**2**2**2**2 == 3"), "t", sandbox=True, timeout=10.0)
     assert v.status == "undecided" and "cap" in v.message
+
+
+def test_figure_statements_are_validated():
+    res = check_text(doc("figure eps_scale", "figure nosuch", "figure batch_flip bmin=3 bmax=1"),
+                     sandbox=False)
+    got = {v.label: v.message for v in res.verdicts}
+    assert set(got) == {"figure nosuch", "figure batch_flip"}
+    assert "available:" in got["figure nosuch"] and "bmin" in got["figure batch_flip"]
+    assert [f.name for f in res.figures] == ["eps_scale"]

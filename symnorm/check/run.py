@@ -65,7 +65,8 @@ def _verdict(claim: PreparedClaim, status: str, message: str, engine: str = "") 
                    assumptions=list(claim.assumption_text))
 
 
-_CLAIM_LABEL = re.compile(r"\s*claim\s+([^:\s]+)\s*:|\s*latex\s+([^:\s]+)\s*:")
+_CLAIM_LABEL = re.compile(r"\s*claim\s+([^:\s]+)\s*:|\s*latex\s+([^:\s]+)\s*:"
+                          r"|\s*(figure\s+[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _error_verdict(doc: Document | None, exc: SourceError) -> Verdict:
@@ -75,7 +76,7 @@ def _error_verdict(doc: Document | None, exc: SourceError) -> Verdict:
         if 0 < exc.line <= len(lines):
             m = _CLAIM_LABEL.match(lines[exc.line - 1])
             if m:
-                label = m.group(1) or m.group(2)
+                label = m.group(1) or m.group(2) or re.sub(r"\s+", " ", m.group(3))
     return Verdict(file=exc.file, line=exc.line, column=exc.column, label=label,
                    statement="", status=ERROR, message=str(exc))
 

@@ -108,6 +108,8 @@ class Scope:
         elif isinstance(st, Claim):
             self._claim(st)
         elif isinstance(st, Figure):
+            from ..report.figures import validate  # the figure registry owns its options
+            validate(st.name, st.options, self.file, st.pos.line)
             self.figures.append(st)
         elif isinstance(st, Use):
             self._use(st)
