@@ -287,3 +287,13 @@ def test_figure_statements_are_validated():
     assert set(got) == {"figure nosuch", "figure batch_flip"}
     assert "available:" in got["figure nosuch"] and "bmin" in got["figure batch_flip"]
     assert [f.name for f in res.figures] == ["eps_scale"]
+
+
+def test_quadratic_hypotheses_give_witnesses_but_not_proofs():
+    text = doc("use layernorm", "vector u",
+               "claim w: x.T*N(x + u)/d != 1  given eps == 0, ones.T*x == 0, x.T*x == d, "
+               "u.T*ones == 0",
+               "claim one: x.T*N(x)/d == 1  given eps == 0, ones.T*x == 0, x.T*x == d")
+    res = {v.label: v for v in check_text(text, sandbox=False).verdicts}
+    assert res["w"].status == "proved" and res["w"].engine == "numeric witness"
+    assert res["one"].status == "proved" and res["one"].engine == "any-d"

@@ -67,10 +67,11 @@ class _Numeric:
             per_d = max(per_d, 6)  # d plays no role: more points instead
         for d in ds:
             got = 0
-            for _ in range(per_d * 6):
+            for attempt in range(per_d * 6):
                 if got >= per_d or time.monotonic() > self.deadline:
                     break
-                point = sample_point(self.claim, d, self.rng, solver, index=len(self.evidence))
+                point = sample_point(self.claim, d, self.rng, solver,
+                                     index=len(self.evidence) + attempt)
                 if point is None or not self._assumptions_hold(point):
                     continue
                 try:

@@ -102,8 +102,13 @@ class Explicit:
             return a.trace()
         return {"sqrt": sp.sqrt, "abs": sp.Abs, "exp": sp.exp, "log": sp.log}[e.func](a)
 
-    def hypothesis_solution(self) -> dict[sp.Symbol, sp.Expr]:
-        """Solve the ``given`` equations for components of the free vectors (or scalars)."""
+    def hypothesis_solution(self, quadratic: bool = False) -> dict[sp.Symbol, sp.Expr]:
+        """Solve the ``given`` equations for components of the free vectors (or scalars).
+
+        ``quadratic=True`` also solves an equation quadratic in a symbol by taking one root:
+        right for building sample points (any point on the constraint set is admissible),
+        wrong for proofs (the other branch would be lost), so proofs never ask for it.
+        """
         eqs = []
         for h in self.claim.given:
             if h.op != "==":
@@ -132,13 +137,30 @@ class Explicit:
                         best = (s, p)
                         break
                     best = best or (s, p)
+            if best is None and quadratic:
+                best = self._quadratic(num, order, sol)
             if best is None:
                 raise Unsupported(f"cannot solve the hypothesis {num} = 0 at d = {self.d}")
             s, p = best
-            value = sp.cancel(-p.nth(0) / p.LC())
+            value = sp.cancel(-p.nth(0) / p.LC()) if isinstance(p, sp.Poly) else p
             sol = {k: v.subs(s, value) for k, v in sol.items()}
             sol[s] = value
         return sol
+
+
+    @staticmethod
+    def _quadratic(num: sp.Expr, order: list, sol: dict):
+        for s in order:
+            if s in sol or not num.has(s):
+                continue
+            try:
+                p = sp.Poly(num, s)
+            except sp.PolynomialError:
+                continue
+            if p.degree() == 2 and p.LC().is_number:
+                a, b, c = p.all_coeffs()
+                return s, (-b + sp.sqrt(b ** 2 - 4 * a * c)) / (2 * a)
+        return None
 
 
 def _jacobian_vars(rel: Relation) -> set[str]:

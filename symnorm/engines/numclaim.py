@@ -303,8 +303,11 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
                 break
         else:
             return None
+    # every other point uses small vector entries, so constraints such as x.T*x == d
+    # leave a real solution for the last component
+    r = Fraction(5) if index % 2 == 0 else Fraction(1, 2 * d)
     for v in claim.vectors:
-        values[v] = [_rand_rational(rng, Fraction(-5), Fraction(5)) for _ in range(d)]
+        values[v] = [_rand_rational(rng, -r, r) for _ in range(d)]
     for m in claim.matrices:
         values[m] = [[_rand_rational(rng, Fraction(-3), Fraction(3)) for _ in range(d)]
                      for _ in range(d)]
@@ -324,7 +327,7 @@ def solve_hypotheses(claim: PreparedClaim, point: Point) -> Point | None:
     from .explicit import Explicit
     try:
         eng = Explicit(claim, point.d)
-        sol = eng.hypothesis_solution()
+        sol = eng.hypothesis_solution(quadratic=True)
     except Unsupported:
         return None
     subs = {}
