@@ -18,8 +18,9 @@ from symnorm.report.texsafe import escape_text, safe_math
 SAFE_MATH = [
     r"\frac{a}{b}", r"x^\top", r"\begin{pmatrix}1&2\\3&4\end{pmatrix}",
     r"\mathcal N_\epsilon(x)", r"a \le b", r"\left(\frac{1}{2}\right)", r"\{0, b\}",
-    r"\operatorname{tr} J = \frac{d-2}{s} + \frac{\epsilon}{s^3}", r"a \\ input",
-    r"\text{for } x > 0",
+    r"\operatorname{tr} J = \frac{d-2}{s} + \frac{\epsilon}{s^3}", r"\text{for } x > 0",
+    r"\sqrt[3]{x}", r"x'^2", r"\begin{array}{cc}1&2\end{array}", r"\not=",
+    r"\sum_{i=1}^m \widehat{x}_i^2", r"\left\langle a, b \right\rangle",
 ]
 UNSAFE_MATH = [
     r"\input{/etc/passwd}", r"\include{x}", r"\write18{rm -rf /}", r"\immediate\write18{x}",
@@ -28,6 +29,11 @@ UNSAFE_MATH = [
     r"\frac{a}{b", r"}{", r"\href{javascript:alert(1)}{x}", r"\color{red}x", "\\text{\u00e9}",
     r"\newcommand\x{}", r"\let\a\b", r"\expandafter\x", r"\scantokens{x}", r"\usepackage{x}",
     r"\@", "{" * 50 + "}" * 50, "", "x" * 5000, "a\x00b",
+    # safe but would stop pdflatex: structure errors
+    r"a \\ input", r"x^2'", r"x^2^3", r"\left( x", r"x \right)", r"\frac{a}",
+    r"\text{a_b}", r"\begin{array}{q}1\end{array}", r"\begin{pmatrix}{a\\b}\end{pmatrix}",
+    r"\middle|", r"1 & 2", r"\begin{pmatrix}a\end{bmatrix}", r"\left( x }", r"\bm{x}",
+    r"a \over b", r"x^", r"_x",
 ]
 
 
@@ -141,6 +147,11 @@ def test_html_shows_unsafe_math_as_code(hostile: Path) -> None:
     assert r'<code class="tex">\text{&lt;b&gt;bold&lt;/b&gt;}</code>' in text
 
 
+def _control_words(tex: str) -> set[str]:
+    """Control words as TeX reads them, left to right (``\\\\input`` holds none)."""
+    return {w for w in re.findall(r"\\(?:([A-Za-z]+)|.)", tex, re.DOTALL) if w}
+
+
 FORBIDDEN_TEX = {"input", "include", "write", "openout", "openin", "immediate", "def", "edef",
                  "gdef", "xdef", "catcode", "csname", "endcsname", "let", "read", "special",
                  "scantokens", "expandafter", "jobname", "href", "url", "directlua",
@@ -149,7 +160,7 @@ FORBIDDEN_TEX = {"input", "include", "write", "openout", "openin", "immediate", 
 
 def test_latex_output_is_inert(hostile: Path) -> None:
     tex = (hostile / "report.tex").read_text()
-    words = set(re.findall(r"\\([A-Za-z]+)", tex))
+    words = _control_words(tex)
     assert not words & FORBIDDEN_TEX, words & FORBIDDEN_TEX
     assert "^^" not in tex
     assert r"\textbackslash{}write18\{rm -rf /\}" in tex
@@ -198,5 +209,5 @@ def test_random_hostile_text_stays_inert(prose: list[str], label: list[str]) -> 
                 attrs["href"] or "").lower().startswith("javascript")), (tag, attrs)
         assert not any(k.startswith("on") for k in attrs), (tag, attrs)
     tex = LatexPrinter().doprint(model)
-    assert not set(re.findall(r"\\([A-Za-z]+)", tex)) & FORBIDDEN_TEX
+    assert not _control_words(tex) & FORBIDDEN_TEX
     assert "^^" not in tex

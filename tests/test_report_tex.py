@@ -42,3 +42,32 @@ def test_hostile_report_compiles_and_runs_nothing(tmp_path: Path) -> None:
     assert not (tmp_path / "pwned").exists()
     assert "runsystem(" not in log  # no shell command was attempted
     assert re.findall(r"\\openout\d+ = `([^']*)'", log) == ["report.aux"]  # LaTeX's own
+
+
+_PIECES = ["x", "1", "+", "=", "^", "_", "{", "}", "\\frac", "\\sqrt", "\\left(", "\\right)",
+           "\\\\", "&", "\\begin{pmatrix}", "\\end{pmatrix}", "\\text{a", "'", "\\hat",
+           "\\sum", "\\left|", "\\right|", "\\middle|", "(", ")", "\\epsilon", " ",
+           "\\mathbf", "\\operatorname{tr}", "\\not", "<", ",", "\\,", "\\{", "\\}",
+           "\\begin{array}{cc}", "\\end{array}", "^\\top", "\\partial", "\\sqrt[3]", "~",
+           "\\sum", "\\log", "\\dots", "\\iff", "\\binom", "\\begin{cases}", "\\end{cases}",
+           "\\lvert", "\\big(", "\\mathrm{", "\\substack{", "\\overset", "\\langle"]
+
+
+def test_whitelisted_random_math_compiles(tmp_path: Path) -> None:
+    """Random math that passes the checks must also compile (inline, display, steps)."""
+    import random
+
+    from symnorm.check.verdict import Verdict
+    from symnorm.report.texsafe import safe_math
+
+    rng = random.Random(6)
+    accepted: list[str] = []
+    while len(accepted) < 150:
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 14)))
+        if safe_math(text) and "$" not in text:
+            accepted.append(text)
+    prose = "# Random math\n\n" + "\n\n".join(f"Inline ${t}$ here." for t in accepted) + "\n"
+    claims = [Verdict("r.md", 1, f"c{k}", "x == x", "proved", latex=t,
+                      steps=[{"text": "s", "latex": t}]) for k, t in enumerate(accepted)]
+    write_report(prose, DocumentResult("r.md", claims), tmp_path, date="2026-01-01")
+    _compile(tmp_path)

@@ -45,8 +45,11 @@ _SYMBOLS = (
 )
 #: Control words a math string may contain; everything else (``\input``, ``\write``,
 #: ``\def``, ``\catcode``, ``\csname``, ``\href``, ``\color``...) makes it unsafe.
-ALLOWED_WORDS = frozenset((_GREEK + " " + _SYMBOLS).split()) - {"label", "ref", "eqref",
-                                                                  "tag"}
+ALLOWED_WORDS = frozenset((_GREEK + " " + _SYMBOLS).split()) - {
+    "label", "ref", "eqref", "tag", "nonumber",  # numbering commands outside equations
+    "bm",  # needs the bm package, which report.tex does not load
+    "cases", "over",  # amsmath rejects plain \cases; two \over in a group do not compile
+}
 #: Environments ``\begin{...}`` may open (``filecontents`` and friends write files).
 ALLOWED_ENVS = frozenset(("matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix",
                           "smallmatrix", "cases", "aligned", "gathered", "split", "array"))
@@ -93,7 +96,10 @@ def safe_math(latex: str) -> str | None:
             i = j
             continue
         i += 1
-    return text if depth == 0 else None
+    if depth != 0:
+        return None
+    from .texcheck import well_formed  # structure: the emitted TeX must also compile
+    return text if well_formed(text) else None
 
 
 _TEXT_ESCAPES = {
