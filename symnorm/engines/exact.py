@@ -119,14 +119,18 @@ class ExactEngine(ExactViews):
         return [[(QQ(1) if i == j else QQ(0)) - off for j in range(d)] for i in range(d)]
 
     def _setup_symbolic(self) -> _Setup:
+        # Centered maps: c lies in 1-perp, so c_1..c_{d-1} are free and c_d = -(c_1+...+c_{d-1});
+        # then 1^T c = 0 holds identically and only W = v + eps is left as a relation.
         d = self.d
-        names = [f"{'c' if self.center else 'x'}{k}" for k in range(1, d + 1)] + ["W"]
+        free = d - 1 if self.center else d
+        names = [f"{'c' if self.center else 'x'}{k}" for k in range(1, free + 1)] + ["W"]
         K, *gens = frac_field(",".join(names), QQ)
-        W = gens[d]
-        cvals = gens[:d]
+        W = gens[free]
+        cvals = list(gens[:free])
+        if self.center:
+            cvals.append(-sum(cvals, K.zero))
         vpoly = sum((ck * ck for ck in cvals), K.zero) / self.n
-        st = _Setup(SurdAlgebra(K, W), list(cvals), W, vpoly, list(cvals), W)
-        return st
+        return _Setup(SurdAlgebra(K, W), cvals, W, vpoly, list(gens[:free]), W)
 
     def _setup_concrete(self) -> _Setup:
         d = self.d
@@ -173,20 +177,13 @@ class ExactEngine(ExactViews):
             return True
         if not self.symbolic:
             return False
-        st = self._st
-        ring = e.numer.ring
-        Wg = ring.gens[self.d]
-        wp = self._w_poly()
-        num = e.numer.compose(Wg, wp) if e.numer.degree(Wg) > 0 else e.numer
-        den = e.denom.compose(Wg, wp) if e.denom.degree(Wg) > 0 else e.denom
-        if self.center:
-            last = ring.gens[self.d - 1]
-            others = -sum(ring.gens[: self.d - 1], ring.zero)
-            num = num.compose(last, others)
-            den = den.compose(last, others)
-        if not den:
-            raise ZeroDivisionError("denominator vanishes under W = v + eps")
-        return not num
+        num, den = e.numer, e.denom
+        if num.degree(num.ring.gens[-1]) <= 0:
+            return False  # no W left to substitute: a nonzero polynomial in free coordinates
+        if len(den) > 1:  # a term k*W**j never vanishes: v + eps is not 0
+            if not _subst_W(den, self._w_poly()):
+                raise ZeroDivisionError("denominator vanishes under W = v + eps")
+        return not _subst_W(num, self._w_poly())
 
     def _w_poly(self) -> Any:
         # v + eps (or v) as a polynomial of the numerator ring: the value W stands for
@@ -300,6 +297,9 @@ class ExactEngine(ExactViews):
 
     def _matvec(self, J: list[list[Surd]], vec: Sequence[Any]) -> list[Surd]:
         alg = self._st.alg
+        if self.symbolic and all(not vk or vk.denom == 1 for vk in vec):
+            return [Surd(alg, _dot_common_den(alg.field, [e.a for e in row], vec),
+                         _dot_common_den(alg.field, [e.b for e in row], vec)) for row in J]
         out = []
         for row in J:
             acc = alg.const(0)
@@ -317,6 +317,37 @@ class ExactEngine(ExactViews):
         from .exact_checks import run_checks
         return run_checks(self, closed)
 
+
+
+def _dot_common_den(K: Any, row: Sequence[Any], vec: Sequence[Any]) -> Any:
+    """``sum(row[j] * vec[j])`` over one common denominator: a single gcd instead of d."""
+    pairs = [(e, vk) for e, vk in zip(row, vec) if e and vk]
+    if not pairs:
+        return K.zero
+    den = pairs[0][0].denom
+    for e, _ in pairs[1:]:
+        if e.denom != den:
+            den = den.lcm(e.denom)
+    ring = den.ring
+    num = ring.zero
+    for e, vk in pairs:
+        num += e.numer * den.exquo(e.denom) * vk.numer
+    return K.new(num, den)
+
+
+def _subst_W(p: Any, w: Any) -> Any:
+    """``p(W := w)`` for a polynomial whose last generator is W (Horner over W's powers)."""
+    ring = p.ring
+    by_power: dict[int, dict] = {}
+    for monom, coeff in p.items():
+        by_power.setdefault(monom[-1], {})[monom[:-1] + (0,)] = coeff
+    if not by_power:
+        return ring.zero
+    powers = sorted(by_power, reverse=True)
+    out = ring.from_dict(by_power[powers[0]])
+    for prev, k in zip(powers, powers[1:]):
+        out = out * w ** (prev - k) + ring.from_dict(by_power[k])
+    return out * w ** powers[-1]
 
 
 def _rational_sqrt(q: Any) -> tuple[bool, Any]:
