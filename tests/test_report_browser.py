@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from symnorm.check.verdict import STATUSES, DocumentResult, Verdict
+from symnorm.lang.syntax import Figure, Pos
 from symnorm.report.build import write_report
 from symnorm.report.model import STATUS_INFO
 
@@ -122,7 +123,8 @@ def _render(page: Path, tmp: Path, shot_name: str) -> tuple[dict, Path]:
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path, Path]:
     _chromium()
     tmp = tmp_path_factory.mktemp("browser")
-    files = write_report(DOC, DocumentResult("r.md", _verdicts()), tmp / "out",
+    figure = Figure("batch_flip", (("points", "41"),), Pos(17, 1))
+    files = write_report(DOC, DocumentResult("r.md", _verdicts(), [figure]), tmp / "out",
                          date="2026-01-01")
     probe, shot = _render(files["report.html"], tmp, "report.png")
     return probe, shot, files["report.html"]

@@ -77,15 +77,23 @@ def test_user_mistakes_are_one_line_and_exit_2(
     assert main(["report", str(tmp_path / "missing.md"), "-o", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("symnorm report: error: no such document") and "\n" not in err
+
+
+def test_a_bad_figure_is_an_error_card_not_a_crash(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.md"
-    bad.write_text("```symnorm\nfigure eps_scale colour=red\n```\n", encoding="utf-8")
-    assert main(["report", str(bad), "-o", str(tmp_path / "o")]) == 2
-    err = capsys.readouterr().err.strip()
-    assert "bad.md:2" in err and "unknown option 'colour'" in err and "accepted:" in err
-    unknown = tmp_path / "unknown.md"
-    unknown.write_text("```symnorm\nfigure pie_chart\n```\n", encoding="utf-8")
-    assert main(["report", str(unknown), "-o", str(tmp_path / "o")]) == 2
-    assert "unknown figure 'pie_chart'" in capsys.readouterr().err
+    bad.write_text("# B\n\n```symnorm\nfigure eps_scale colour=red\nfigure pie_chart\n"
+                   "figure batch_flip points=5\n```\n", encoding="utf-8")
+    assert main(["report", str(bad), "-o", str(tmp_path / "o")]) == 0
+    data = json.loads((tmp_path / "o" / "evidence.json").read_text())
+    errors = {c["label"]: c["message"] for c in data["claims"] if c["status"] == "error"}
+    assert "unknown option 'colour'" in errors["figure eps_scale"]
+    assert "bad.md:4" in errors["figure eps_scale"] and "accepted:" in errors["figure eps_scale"]
+    assert "unknown figure 'pie_chart'" in errors["figure pie_chart"]
+    assert [f["name"] for f in data["figures"]] == ["batch_flip"]  # the valid one is drawn
+    html = (tmp_path / "o" / "report.html").read_text()
+    assert html.count("<article class=\"claim st-error\"") == 2
+    assert main(["report", str(bad), "-o", str(tmp_path / "o"), "--strict"]) == 2
 
 
 @pytest.mark.slow  # checks the whole paper derivation (about 8 s)

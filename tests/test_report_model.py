@@ -67,8 +67,12 @@ def verdicts() -> list[Verdict]:
     ]
 
 
+FIGURE = Figure("batch_flip", (("points", "5"),), Pos(22, 1))  # as the checker collects it
+
+
 def result(figures: list | None = None) -> DocumentResult:
-    return DocumentResult("demo.md", verdicts(), figures or [], 1.25)
+    return DocumentResult("demo.md", verdicts(), [FIGURE] if figures is None else figures,
+                          1.25)
 
 
 def test_items_follow_document_order() -> None:
@@ -94,10 +98,11 @@ def test_figures_are_placed_in_their_block() -> None:
     assert m.items.index(fig) == 6  # after the second symnorm block, before "Further claims"
 
 
-def test_figure_requests_from_checker_or_from_fences() -> None:
-    assert figure_requests(DOC, result()) == [("batch_flip", (("points", "5"),), 22)]
+def test_figure_requests_come_from_the_checker() -> None:
+    assert figure_requests(result()) == [("batch_flip", (("points", "5"),), 22)]
     node = Figure("eps_scale", (("d", "3"),), Pos(5, 1))
-    assert figure_requests(DOC, result([node])) == [("eps_scale", (("d", "3"),), 5)]
+    assert figure_requests(result([node])) == [("eps_scale", (("d", "3"),), 5)]
+    assert figure_requests(result([])) == []
 
 
 def test_statement_latex_prefers_safe_own_latex_then_the_parse_tree() -> None:

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_report_model import DOC, verdicts
+from test_report_model import DOC, result
 from test_report_safety import HOSTILE_DOC, _hostile_result
 
 from symnorm.check.verdict import DocumentResult
@@ -31,7 +31,7 @@ def _compile(folder: Path) -> str:
 
 
 def test_report_tex_compiles_with_figures(tmp_path: Path) -> None:
-    write_report(DOC, DocumentResult("demo.md", verdicts()), tmp_path, date="2026-01-01")
+    write_report(DOC, result(), tmp_path, date="2026-01-01")
     log = _compile(tmp_path)
     assert "figures/batch_flip.png" in log
 

@@ -22,7 +22,7 @@ from .html import HtmlPrinter
 from .jsonout import JsonPrinter
 from .latex import LatexPrinter
 from .markdown import MarkdownPrinter
-from .model import FigureBlock, build_model, claim_fence, markdown_parser
+from .model import FigureBlock, build_model
 
 __all__ = [
     "PAPER",
@@ -60,28 +60,19 @@ def report_date() -> str:
     return now.strftime("%Y-%m-%d")
 
 
-def figure_requests(source: str, result: DocumentResult) -> list[tuple[str, Any, int]]:
-    """``(name, options, line)`` of every figure: from the checker, else from the fences."""
-    if result.figures:
-        return [(f.name, f.options, f.pos.line) for f in result.figures]
-    found = []
-    for tok in markdown_parser().parse(source):
-        if tok.type != "fence" or claim_fence(tok.info) != "symnorm":
-            continue
-        for k, line in enumerate(tok.content.splitlines()):
-            words = line.split("#", 1)[0].split()
-            if len(words) >= 2 and words[0] == "figure":
-                opts = tuple(tuple(w.split("=", 1)) if "=" in w else (w, "")
-                             for w in words[2:])
-                found.append((words[1], opts, tok.map[0] + 2 + k))
-    return found
+def figure_requests(result: DocumentResult) -> list[tuple[str, Any, int]]:
+    """``(name, options, line)`` of every valid figure statement the checker collected.
+
+    Invalid figure statements never get here: the checker reports them as located
+    ``error`` verdicts, which the report shows like any other claim.
+    """
+    return [(f.name, f.options, f.pos.line) for f in result.figures]
 
 
-def _draw_figures(source: str, result: DocumentResult, outdir: Path,
-                  file: str) -> list[FigureBlock]:
+def _draw_figures(result: DocumentResult, outdir: Path, file: str) -> list[FigureBlock]:
     blocks: list[FigureBlock] = []
     used: dict[str, int] = {}
-    for number, (name, options, line) in enumerate(figure_requests(source, result), 1):
+    for number, (name, options, line) in enumerate(figure_requests(result), 1):
         data = compute(name, options, file, line)
         used[name] = used.get(name, 0) + 1
         stem = name if used[name] == 1 else f"{name}_{used[name]}"
@@ -100,7 +91,7 @@ def write_report(source: str, result: DocumentResult, outdir: Path | str, *,
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     name = source_path or result.path
-    figures = _draw_figures(source, result, out, name)
+    figures = _draw_figures(result, out, name)
     model = build_model(source, result, figures=figures, versions=versions(),
                         date=date if date is not None else report_date(), source_path=name)
     written: dict[str, Path] = {}
