@@ -31,8 +31,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
-from typing import Any, Sequence
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any
 
 import sympy
 from sympy.polys.domains import QQ
@@ -43,7 +46,7 @@ from ..spec import NormSpec, as_rational
 from .exact_views import ExactViews
 from .surd import Dual, Surd, SurdAlgebra, sqrt_of_named
 
-__all__ = ["ExactEngine", "Check", "EigenSpace", "MAX_SYMBOLIC_D", "MAX_CONCRETE_D"]
+__all__ = ["MAX_CONCRETE_D", "MAX_SYMBOLIC_D", "Check", "EigenSpace", "ExactEngine"]
 
 #: Largest d with symbolic x (d = 64 takes a few seconds).
 MAX_SYMBOLIC_D = 96
@@ -345,7 +348,7 @@ def _subst_W(p: Any, w: Any) -> Any:
         return ring.zero
     powers = sorted(by_power, reverse=True)
     out = ring.from_dict(by_power[powers[0]])
-    for prev, k in zip(powers, powers[1:]):
+    for prev, k in itertools.pairwise(powers):
         out = out * w ** (prev - k) + ring.from_dict(by_power[k])
     return out * w ** powers[-1]
 

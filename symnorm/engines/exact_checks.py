@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["run_checks"]
 
 
-def _mat_zero(eng: "ExactEngine", A: list[list["Surd"]], B: list[list["Surd"]]) -> tuple[bool, str]:
+def _mat_zero(eng: ExactEngine, A: list[list[Surd]], B: list[list[Surd]]) -> tuple[bool, str]:
     for i, (ra, rb) in enumerate(zip(A, B)):
         for j, (a, b) in enumerate(zip(ra, rb)):
             if not eng.is_zero(a - b):
@@ -26,7 +26,7 @@ def _mat_zero(eng: "ExactEngine", A: list[list["Surd"]], B: list[list["Surd"]]) 
     return True, f"all {eng.d * eng.d} entries reduce to 0"
 
 
-def _eigen_check(eng: "ExactEngine", vec: list[Any], lam: "Surd") -> tuple[bool, str]:
+def _eigen_check(eng: ExactEngine, vec: list[Any], lam: Surd) -> tuple[bool, str]:
     Jv = eng._matvec(eng.jacobian_surd, vec)
     for i, (e, vk) in enumerate(zip(Jv, vec)):
         if not eng.is_zero(e - lam * vk if vk else e):
@@ -34,7 +34,7 @@ def _eigen_check(eng: "ExactEngine", vec: list[Any], lam: "Surd") -> tuple[bool,
     return True, ""
 
 
-def _basis_check(eng: "ExactEngine", basis: list[list[Any]]) -> tuple[bool, str]:
+def _basis_check(eng: ExactEngine, basis: list[list[Any]]) -> tuple[bool, str]:
     """The complement vectors are orthogonal to 1 and c (or x) and independent.
 
     Independence is structural: each vector has a pivot coordinate where it alone (among the
@@ -62,7 +62,7 @@ def _basis_check(eng: "ExactEngine", basis: list[list[Any]]) -> tuple[bool, str]
     return True, f"{len(basis)} independent vectors (pivot coordinates {[p + 1 for p in pivots]})"
 
 
-def run_checks(eng: "ExactEngine", closed: list[list["Surd"]] | None = None) -> list["Check"]:
+def run_checks(eng: ExactEngine, closed: list[list[Surd]] | None = None) -> list[Check]:
     """Prove the closed form, the eigen-relations, symmetry, trace and the projector laws."""
     from .exact import Check
     alg, d = eng._st.alg, eng.d

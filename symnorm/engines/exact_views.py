@@ -98,7 +98,7 @@ class ExactViews:
         out[self.s_symbol] = self.s
         return out
 
-    def eigen(self) -> list["EigenSpace"]:
+    def eigen(self) -> list[EigenSpace]:
         """Eigenvalues of J with exact eigenvectors: 0 on 1, eps/s^3 on c, 1/s on the rest."""
         from .exact import EigenSpace
         lam_c, lam_u = self.lambdas()

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["SurdAlgebra", "Surd", "Dual"]
+__all__ = ["Dual", "Surd", "SurdAlgebra"]
 
 
 class SurdAlgebra:
@@ -43,12 +43,12 @@ class SurdAlgebra:
             return conv(value)
         return self.field(value) if not _is_base(value) else value
 
-    def const(self, value: Any) -> "Surd":
+    def const(self, value: Any) -> Surd:
         """The element ``value + 0*s``."""
         return Surd(self, self.scalar(value), self.zero_f)
 
     @property
-    def s(self) -> "Surd":
+    def s(self) -> Surd:
         """The square root ``s`` itself."""
         return Surd(self, self.zero_f, self.one_f)
 
@@ -60,31 +60,31 @@ def _is_base(value: Any) -> bool:
 class Surd:
     """An element ``a + b*s`` of a :class:`SurdAlgebra`; arithmetic reduces with ``s**2 = W``."""
 
-    __slots__ = ("alg", "a", "b")
+    __slots__ = ("a", "alg", "b")
 
     def __init__(self, alg: SurdAlgebra, a: Any, b: Any) -> None:
         self.alg, self.a, self.b = alg, a, b
 
-    def _coerce(self, other: Any) -> "Surd":
+    def _coerce(self, other: Any) -> Surd:
         return other if isinstance(other, Surd) else self.alg.const(other)
 
-    def __add__(self, other: Any) -> "Surd":
+    def __add__(self, other: Any) -> Surd:
         o = self._coerce(other)
         return Surd(self.alg, self.a + o.a, self.b + o.b)
 
     __radd__ = __add__
 
-    def __sub__(self, other: Any) -> "Surd":
+    def __sub__(self, other: Any) -> Surd:
         o = self._coerce(other)
         return Surd(self.alg, self.a - o.a, self.b - o.b)
 
-    def __rsub__(self, other: Any) -> "Surd":
+    def __rsub__(self, other: Any) -> Surd:
         return self._coerce(other) - self
 
-    def __neg__(self) -> "Surd":
+    def __neg__(self) -> Surd:
         return Surd(self.alg, -self.a, -self.b)
 
-    def __mul__(self, other: Any) -> "Surd":
+    def __mul__(self, other: Any) -> Surd:
         if not isinstance(other, Surd):
             k = self.alg.scalar(other)
             return Surd(self.alg, self.a * k if self.a else self.a, self.b * k if self.b else self.b)
@@ -100,7 +100,7 @@ class Surd:
 
     __rmul__ = __mul__
 
-    def inverse(self) -> "Surd":
+    def inverse(self) -> Surd:
         """``1/(a + b s) = (a - b s)/(a**2 - b**2 W)``; ZeroDivisionError when that norm is 0."""
         if not self.b:
             return Surd(self.alg, self.alg.one_f / self.a, self.b)
@@ -111,13 +111,13 @@ class Surd:
             raise ZeroDivisionError("a + b*s has norm 0")
         return Surd(self.alg, self.a / norm, -self.b / norm)
 
-    def __truediv__(self, other: Any) -> "Surd":
+    def __truediv__(self, other: Any) -> Surd:
         if not isinstance(other, Surd):
             k = self.alg.scalar(other)
             return Surd(self.alg, self.a / k, self.b / k)
         return self * other.inverse()
 
-    def __rtruediv__(self, other: Any) -> "Surd":
+    def __rtruediv__(self, other: Any) -> Surd:
         return self._coerce(other) * self.inverse()
 
     def is_structurally_zero(self) -> bool:
@@ -135,37 +135,37 @@ class Dual:
     a named base element (``W``), whose derivative is ``dW/(2 s)``.
     """
 
-    __slots__ = ("val", "grad")
+    __slots__ = ("grad", "val")
 
     def __init__(self, val: Surd, grad: Sequence[Surd]) -> None:
         self.val, self.grad = val, list(grad)
 
-    def __add__(self, other: "Dual") -> "Dual":
+    def __add__(self, other: Dual) -> Dual:
         return Dual(self.val + other.val, [g + h for g, h in zip(self.grad, other.grad)])
 
-    def __sub__(self, other: "Dual") -> "Dual":
+    def __sub__(self, other: Dual) -> Dual:
         return Dual(self.val - other.val, [g - h for g, h in zip(self.grad, other.grad)])
 
-    def scale(self, k: Any) -> "Dual":
+    def scale(self, k: Any) -> Dual:
         """Multiply by a constant (rational) ``k``."""
         return Dual(self.val * k, [g * k for g in self.grad])
 
-    def shift(self, k: Any) -> "Dual":
+    def shift(self, k: Any) -> Dual:
         """Add a constant ``k`` (the gradient does not change)."""
         return Dual(self.val + k, self.grad)
 
-    def __mul__(self, other: "Dual") -> "Dual":
+    def __mul__(self, other: Dual) -> Dual:
         # product rule
         u, v = self.val, other.val
         return Dual(u * v, [_add_skip(g * v, u * h) for g, h in zip(self.grad, other.grad)])
 
-    def reciprocal(self) -> "Dual":
+    def reciprocal(self) -> Dual:
         """``1/u`` with gradient ``-du/u**2`` (quotient rule)."""
         inv = self.val.inverse()
         k = -(inv * inv)
         return Dual(inv, [g * k for g in self.grad])
 
-    def __truediv__(self, other: "Dual") -> "Dual":
+    def __truediv__(self, other: Dual) -> Dual:
         return self * other.reciprocal()
 
 
