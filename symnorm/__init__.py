@@ -5,9 +5,10 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .errors import InternalError, LimitError, SourceError, SpecError, SymnormError
-from .spec import NormSpec, RunningStats, layer_norm, rms_norm
+from .layer import Layer, layer_norm, rms_norm  # API objects; spec constructors: symnorm.spec
+from .spec import NormSpec, RunningStats
 
 __all__ = [
     "__version__", "SymnormError", "SpecError", "SourceError", "LimitError", "InternalError",
-    "NormSpec", "RunningStats", "layer_norm", "rms_norm",
+    "NormSpec", "RunningStats", "Layer", "layer_norm", "rms_norm",
 ]
