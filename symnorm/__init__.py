@@ -9,6 +9,15 @@ from .layer import Layer, layer_norm, rms_norm  # API objects; spec constructors
 from .spec import NormSpec, RunningStats
 
 __all__ = [
-    "__version__", "SymnormError", "SpecError", "SourceError", "LimitError", "InternalError",
-    "NormSpec", "RunningStats", "Layer", "layer_norm", "rms_norm",
+    "InternalError",
+    "Layer",
+    "LimitError",
+    "NormSpec",
+    "RunningStats",
+    "SourceError",
+    "SpecError",
+    "SymnormError",
+    "__version__",
+    "layer_norm",
+    "rms_norm",
 ]

@@ -27,6 +27,8 @@ from .spec import NormSpec, as_rational
 
 __all__ = ["Layer", "layer_norm", "rms_norm"]
 
+_TENTH = sympy.Rational(1, 10)
+
 
 class Layer:
     """A normalized map ``N`` (no affine) described by a :class:`~symnorm.spec.NormSpec`.
@@ -133,7 +135,7 @@ class Layer:
                 f"\\mathcal{{N}}(x) = c/{'s' if self.spec.eps_inside else 't'},\\quad {j}$$")
 
 
-def layer_norm(d: int = 3, eps: Any = sympy.Rational(1, 10), *, eps_inside: bool = True,
+def layer_norm(d: int = 3, eps: Any = _TENTH, *, eps_inside: bool = True,
                var_denominator: str = "N") -> Layer:
     """LayerNorm (centered, no affine) of a vector of length ``d`` as a :class:`Layer`.
 
@@ -148,7 +150,7 @@ def layer_norm(d: int = 3, eps: Any = sympy.Rational(1, 10), *, eps_inside: bool
                                   var_denominator=var_denominator))
 
 
-def rms_norm(d: int = 3, eps: Any = sympy.Rational(1, 10)) -> Layer:
+def rms_norm(d: int = 3, eps: Any = _TENTH) -> Layer:
     """RMSNorm ``x / sqrt(mean(x**2) + eps)`` (no affine) as a :class:`Layer`."""
     if d is None or isinstance(d, bool) or not isinstance(d, int) or d < 2:
         raise SpecError(f"d must be an integer >= 2 (got {d!r})")

@@ -183,9 +183,9 @@ class ExactEngine(ExactViews):
         num, den = e.numer, e.denom
         if num.degree(num.ring.gens[-1]) <= 0:
             return False  # no W left to substitute: a nonzero polynomial in free coordinates
-        if len(den) > 1:  # a term k*W**j never vanishes: v + eps is not 0
-            if not _subst_W(den, self._w_poly()):
-                raise ZeroDivisionError("denominator vanishes under W = v + eps")
+        # a single term k*W**j never vanishes (v + eps is not the zero polynomial)
+        if len(den) > 1 and not _subst_W(den, self._w_poly()):
+            raise ZeroDivisionError("denominator vanishes under W = v + eps")
         return not _subst_W(num, self._w_poly())
 
     def _w_poly(self) -> Any:
