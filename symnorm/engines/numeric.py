@@ -39,9 +39,12 @@ __all__ = [
     "MIN_DPS",
     "CrossCheck",
     "batch_pair",
+    "closed_jacobian",
     "cross_check",
+    "finite_difference_error",
     "float64_fd_error",
     "mp_context",
+    "normalize",
 ]
 
 MIN_DPS, MAX_DPS = 10, 1000
@@ -162,26 +165,36 @@ def cross_check(spec: NormSpec, x: Sequence[Any], dps: int = 50) -> CrossCheck:
     xs = [_mpq(ctx, q) for q in xq]
     N = normalize(ctx, m, xs)
     J = closed_jacobian(ctx, m, xs)
-    # mpmath.diff's recipe: workprec = 2 (prec + 20) bits, h = 2**-(prec + 10)
+    err, h, workdps = finite_difference_error(m, xq, J, ctx.prec)
+    scale = max((abs(e) for row in J for e in row), default=ctx.one)
+    digits = dps if not err else max(0, int(ctx.floor(-ctx.log10(err / scale))))
+    f64 = float64_fd_error(spec, x)
+    return CrossCheck(tuple(sympy.Rational(q.numerator, q.denominator) for q in xq), dps,
+                      workdps, ctx.mpf(h), tuple(N), tuple(tuple(r) for r in J),
+                      ctx.mpf(err), min(digits, dps), f64, time.perf_counter() - t0)
+
+
+def finite_difference_error(m: _Map, xq: Sequence[Fraction], J: Sequence[Sequence[Any]],
+                            prec: int) -> tuple[Any, Any, int]:
+    """``max |J_fd - J|`` with ``J_fd`` by central differences managed as ``mpmath.diff`` does.
+
+    Working precision ``2 (prec + 20)`` bits and step ``h = 2**-(prec + 10)``: one direction
+    at a time, the whole vector map is evaluated at ``x +- h e_j`` (a JVP per column).
+    Returns the error, the step and the working precision in digits.
+    """
     hi = mpmath.MPContext()
-    hi.prec = 2 * (ctx.prec + 20)
-    h = hi.ldexp(1, -(ctx.prec + 10))
+    hi.prec = 2 * (prec + 20)
+    h = hi.ldexp(1, -(prec + 10))
     xh = [_mpq(hi, q) for q in xq]
     err = hi.zero
-    scale = max((abs(e) for row in J for e in row), default=hi.one)
-    for j in range(d):
+    for j in range(len(xq)):
         xp, xm = list(xh), list(xh)
         xp[j] += h
         xm[j] -= h
         fp, fm = normalize(hi, m, xp), normalize(hi, m, xm)
-        for i in range(d):
-            diff = abs((fp[i] - fm[i]) / (2 * h) - hi.mpf(J[i][j]))
-            err = max(err, diff)
-    digits = dps if not err else max(0, int(hi.floor(-hi.log10(err / hi.mpf(scale)))))
-    f64 = float64_fd_error(spec, x)
-    return CrossCheck(tuple(sympy.Rational(q.numerator, q.denominator) for q in xq), dps,
-                      hi.dps, ctx.mpf(h), tuple(N), tuple(tuple(r) for r in J),
-                      ctx.mpf(err), min(digits, dps), f64, time.perf_counter() - t0)
+        for i in range(len(xq)):
+            err = max(err, abs((fp[i] - fm[i]) / (2 * h) - hi.mpf(J[i][j])))
+    return err, h, hi.dps
 
 
 def float64_fd_error(spec: NormSpec, x: Sequence[Any], h: float = 1e-6) -> float:
