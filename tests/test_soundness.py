@@ -179,6 +179,33 @@ CASES: list[Case] = [
     Case("quad_true", AB, "abs(a) == 2 given a**2 == 4", TRUE, "both roots"),
     Case("quad_vec_true", "vector x", "x.T*ones >= -d given x.T*x == d",
          TRUE, "Cauchy-Schwarz: |sum x| <= sqrt(d)*|x| = d"),
+    # ---- mixed signs across scalars (F12) and cancellation below any precision (F13) --------
+    Case("mixed_abs", AB, "abs(a + b) == abs(a)*1 + abs(b)", REFUTE, "a = 1, b = -1",
+         holds=lambda v: abs(v["a"] + v["b"]) == abs(v["a"]) + abs(v["b"])),
+    Case("mixed_sqrt", AB, "sqrt(b*a**2) == a*sqrt(b)", REFUTE, "a = -1, b = 1",
+         holds=lambda v: v["b"] < 0 or abs(v["a"]) == v["a"]),
+    Case("mixed_prod", AB, "a*b**2 >= 0", REFUTE, "a = -1",
+         holds=lambda v: v["a"] * v["b"] ** 2 >= 0),
+    Case("mixed_ne", AB, "abs(a*b) != a*b", PROVE, "a = 1, b = -1"),
+    Case("cancel_deep", AB, "(1 + exp(-exp(a**2 + 20))) - 1 == 0", FALSE,
+         "exp(-exp(20)) > 0 is lost in 1 + tiny at every precision",
+         xfail="F13: d1 == d2 == 0 after cancellation counts as agreement"),
+    # ---- derivatives where none exists (F10) ------------------------------------------------
+    Case("jac_abs_zero", AB, "jacobian(abs(a), a) == 0 given a == 0", FALSE,
+         "|a| is not differentiable at 0", xfail="F10: SymPy d|a|/da = sign(a), sign(0) = 0"),
+    Case("jac_abs_diag", AB, "jacobian(abs(a - b), a) == 0 given a == b", FALSE,
+         "|a - b| is not differentiable at a = b", xfail="F10: sign(0) = 0"),
+    Case("jac_abs_cube", AB, "jacobian(abs(a)**3, a) == 0 given a == 0", TRUE,
+         "|a|**3 is C1 with derivative 0 at 0"),
+    Case("jac_abs_away", AB, "jacobian(abs(a), a)*a == abs(a)", TRUE, "a*sign(a) = |a|"),
+    # ---- inequalities in d checked only up to d = 8 (F11) -----------------------------------
+    Case("d_upto8", LN, "trace(P) < 8", FALSE, "false at d = 9",
+         xfail="F11: inequalities sampled at d = 2..8 only"),
+    Case("d_upto8_vec", LN, "x.T*x*(9 - d) >= 0", FALSE, "false at d = 10, x = ones",
+         xfail="F11: inequalities sampled at d = 2..8 only"),
+    Case("d_poly_scope", LN, "(d - 2)*(d - 3)*(d - 4)*(d - 5)*(d - 6)*(d - 7)*(d - 8)*x.T*x == 0",
+         TRUE, "true for d = 2..8 (the only d proved-for may claim); false at d = 9 - a "
+         "proved/confirmed scope wider than 2..8 would be wrong"),
     # ---- inequalities that depend on d (F6) -------------------------------------------------
     Case("trace_I_lt3", LN, "trace(I) < 3", FALSE, "d = 3",
          xfail="F6: _exact_inequality evaluates at d = 2 only"),
@@ -362,6 +389,8 @@ def _point(ce: dict) -> dict[str, Fraction]:
 def test_claim(case: Case) -> None:
     v = _verdicts(*_group(case))[case.id]
     assert v.status != "error", f"{case.id}: the claim did not parse: {v.message}"
+    if case.id == "d_poly_scope" and v.status in OK:
+        assert v.status == "proved-for" and v.scope.endswith("2..8"), (v.status, v.scope)
     assert v.status in ALLOWED[case.kind], (
         f"{case.id}: {case.claim!r} is {v.status} ({v.engine}, {v.scope}); must be "
         f"{sorted(ALLOWED[case.kind])}: {case.why}; counterexample {v.counterexample}")
