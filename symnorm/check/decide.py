@@ -57,23 +57,29 @@ class _Numeric:
         self.rng = random.Random(seed)
         self.evidence: list[dict] = []
         self.counterexample: dict | None = None
+        self.incomplete = False  # some points came from part of the hypotheses' solutions
+        self._n = 0  # points attempted: drives the sign/special/root coverage of samples
 
     def run(self, rel: Relation, ds: tuple[int, ...], per_d: int = POINTS_PER_D,
             stop_on_differ: bool = True) -> tuple[int, int, int]:
         """(agree, differ, unclear) counts over the points tried."""
         agree = differ = unclear = 0
-        solver = (lambda p: solve_hypotheses(self.claim, p)) if self.claim.given else None
+        def solver(p: Point) -> Point | None:  # alternate the roots of quadratics
+            return solve_hypotheses(self.claim, p, root=1 if self._n % 2 == 0 else -1)
         if not _has_vectors(self.claim):
-            per_d = max(per_d, 6)  # d plays no role: more points instead
+            per_d = max(per_d, 8)  # d plays no role: more points instead
         for d in ds:
             got = 0
             for attempt in range(per_d * 6):
                 if got >= per_d or time.monotonic() > self.deadline:
                     break
-                point = sample_point(self.claim, d, self.rng, solver,
-                                     index=len(self.evidence) + attempt)
+                point = sample_point(self.claim, d, self.rng,
+                                     solver if self.claim.given else None, index=self._n)
+                self._n += 1
                 if point is None or not self._assumptions_hold(point):
                     continue
+                if not point.complete:
+                    self.incomplete = True
                 try:
                     out = classify(self.claim, rel, point, self.dps)
                 except (Undefined, ZeroDivisionError, ValueError, TypeError):
@@ -104,8 +110,14 @@ class _Numeric:
 
     def _assumptions_hold(self, point: Point) -> bool:
         for a in self.claim.assumptions:
-            if anyd._simple_bound(a)[0] is not None:
-                continue  # sampled to satisfy it
+            name, op, bound = anyd._simple_bound(a)
+            if name is not None and name in point.values:
+                # exact check: hypotheses may have overwritten a sampled value
+                if not _exact_holds(point.values[name], op, bound):
+                    return False
+                continue
+            if name == "d":
+                continue
             try:
                 if classify(self.claim, a, point, 15).status != "agree":
                     return False
@@ -166,16 +178,20 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 elif done:
                     v.status, v.engine = PROVED_FOR, "explicit"
                     v.scope = f"d = {_ranges(done)}"
-                elif agree >= 2 and not unclear:
+                elif agree >= 2 and not unclear and not num.incomplete:
                     v.status, v.engine = CONFIRMED, "numeric"
                     v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
                 else:
                     v.message = reason or "no engine could decide the claim within its limits"
+                    if num.incomplete:
+                        v.message += ("; the sample points covered only part of the solutions "
+                                      "of the hypotheses, so numbers alone cannot confirm it")
             else:
                 v.message = ("no witness found at the sampled points and no proof of identity"
                              + (f" ({reason})" if reason else ""))
     else:
-        exact = _exact_inequality(claim, dims[0])
+        exact = _exact_inequality(claim, dims[0]) if claim.d_value or \
+            not _has_vectors(claim) else None  # with d free, one d decides nothing
         if exact is not None:
             v.status, v.engine = (PROVED if exact else REFUTED), "exact"
             v.scope = "exact evaluation (no free symbols)"
@@ -189,11 +205,13 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
             v.status, v.engine = REFUTED, "numeric"
             v.counterexample = num.counterexample
             v.scope = _where(claim, "counterexample", num.counterexample)
-        elif agree >= 3 and not unclear:
+        elif agree >= 3 and not unclear and not num.incomplete:
             v.status, v.engine = CONFIRMED, "numeric"
             v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
         else:
             v.message = "the sampled points did not decide the inequality"
+            if num.incomplete:
+                v.message += " (they covered only part of the solutions of the hypotheses)"
     v.evidence = num.evidence
     v.seconds = round(time.monotonic() - t0, 3)
     return v
@@ -285,7 +303,7 @@ def _exact_inequality(claim: PreparedClaim, d: int) -> bool | None:
     if not all(isinstance(x, sp.Expr) for x in (lhs, rhs)):
         return None
     gap = (rhs - lhs).subs(sol) if sol else rhs - lhs
-    if gap.free_symbols:
+    if gap.free_symbols or gap.has(sp.I) or lhs.has(sp.I) or rhs.has(sp.I):
         return None
     if is_zero(gap):
         sign = 0
@@ -295,3 +313,19 @@ def _exact_inequality(claim: PreparedClaim, d: int) -> bool | None:
             return None  # too close to call without a proof that it is nonzero
         sign = 1 if val > 0 else -1
     return {"<": sign > 0, "<=": sign >= 0, ">": sign < 0, ">=": sign <= 0}[claim.relation.op]
+
+
+def _exact_holds(value, op: str, bound) -> bool:
+    """``value op bound`` for an exact point coordinate (Fraction or exact SymPy number)."""
+    import sympy as sp
+    from fractions import Fraction
+    x = sp.Rational(value.numerator, value.denominator) if isinstance(value, Fraction) \
+        else value
+    b = sp.Rational(bound.numerator, bound.denominator)
+    if isinstance(x, list):
+        return True
+    try:
+        return bool({">": x > b, ">=": x >= b, "<": x < b, "<=": x <= b, "==": sp.Eq(x, b),
+                     "!=": sp.Ne(x, b)}[op])
+    except TypeError:  # undecidable comparison: reject the point
+        return False

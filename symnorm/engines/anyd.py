@@ -176,8 +176,7 @@ class AnyD:
             assert isinstance(a, Mat)
             return a.alpha * self.d + sum((c * self.G(q, p) for (p, q), c in a.terms.items()),
                                           sp.Integer(0))
-        fn = {"sqrt": sp.sqrt, "abs": sp.Abs, "exp": sp.exp, "log": sp.log}[e.func]
-        return fn(a)
+        return real_function(e.func, a)
 
     def inner(self, u: Vec, v: Vec) -> sp.Expr:
         return sp.Add(*[a * b * self.G(p, q) for p, a in u.coeffs.items()
@@ -287,6 +286,14 @@ class AnyD:
             else:
                 raise Unsupported(f"cannot solve the hypotheses ({num} = 0) for a symbol")
         return sol
+
+
+def real_function(name: str, a: sp.Expr) -> sp.Expr:
+    """sqrt/abs/exp/log of a scalar; a negative constant under sqrt or log is not real."""
+    if name in ("sqrt", "log") and a.is_number and (a.is_negative or name == "log" and a == 0):
+        raise Unsupported(f"{name}({a}) is not a real number")
+    fn = {"sqrt": sp.sqrt, "abs": sp.Abs, "exp": sp.exp, "log": sp.log}[name]
+    return fn(a)
 
 
 def add(a: Value, b: Value) -> Value:

@@ -12,7 +12,7 @@ import sympy as sp
 
 from ..lang.context import PreparedClaim
 from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
-from .anyd import Unsupported, _power, scalar_symbols, substitutions
+from .anyd import Unsupported, _power, real_function, scalar_symbols, substitutions
 from .zero import is_zero
 
 __all__ = ["Explicit", "prove_at", "entries"]
@@ -100,15 +100,18 @@ class Explicit:
         a = self.value(e.args[0])
         if e.func == "trace":
             return a.trace()
-        return {"sqrt": sp.sqrt, "abs": sp.Abs, "exp": sp.exp, "log": sp.log}[e.func](a)
+        return real_function(e.func, a)
 
-    def hypothesis_solution(self, quadratic: bool = False) -> dict[sp.Symbol, sp.Expr]:
+    def hypothesis_solution(self, root: int = 0) -> dict[sp.Symbol, sp.Expr]:
         """Solve the ``given`` equations for components of the free vectors (or scalars).
 
-        ``quadratic=True`` also solves an equation quadratic in a symbol by taking one root:
-        right for building sample points (any point on the constraint set is admissible),
-        wrong for proofs (the other branch would be lost), so proofs never ask for it.
+        For proofs (``root=0``) an equation is solved only for a symbol it contains linearly
+        with a coefficient known to be nonzero, so no case is lost. For sample points
+        (``root=+1`` or ``-1``) it may also divide by a coefficient that can vanish, or take
+        the ``+`` or ``-`` root of a quadratic; ``self.complete`` is then False when a part of
+        the solution set (a vanishing coefficient) can never be sampled.
         """
+        self.complete = True
         eqs = []
         for h in self.claim.given:
             if h.op != "==":
@@ -124,42 +127,42 @@ class Explicit:
             num = sp.expand(sp.numer(sp.together(sp.Integer(0) + eq.subs(sol))))
             if num == 0:
                 continue
-            best = None
-            for s in order:
-                if s in sol or not num.has(s):
-                    continue
-                try:
-                    p = sp.Poly(num, s)
-                except sp.PolynomialError:
-                    continue
-                if p.degree() == 1:
-                    if p.LC().is_number:
-                        best = (s, p)
-                        break
-                    best = best or (s, p)
-            if best is None and quadratic:
-                best = self._quadratic(num, order, sol)
-            if best is None:
+            found = self._linear(num, order, sol, exact=True)
+            if found is None and root:
+                found = self._linear(num, order, sol, exact=False)
+                if found is not None:
+                    self.complete = False
+            if found is None and root:
+                found = self._quadratic(num, order, sol, root)
+            if found is None:
                 raise Unsupported(f"cannot solve the hypothesis {num} = 0 at d = {self.d}")
-            s, p = best
-            value = sp.cancel(-p.nth(0) / p.LC()) if isinstance(p, sp.Poly) else p
+            s, value = found
             sol = {k: v.subs(s, value) for k, v in sol.items()}
             sol[s] = value
         return sol
 
-
     @staticmethod
-    def _quadratic(num: sp.Expr, order: list, sol: dict):
+    def _polys(num: sp.Expr, order: list, sol: dict):
         for s in order:
             if s in sol or not num.has(s):
                 continue
             try:
-                p = sp.Poly(num, s)
+                yield s, sp.Poly(num, s)
             except sp.PolynomialError:
                 continue
+
+    def _linear(self, num: sp.Expr, order: list, sol: dict, exact: bool):
+        for s, p in self._polys(num, order, sol):
+            lc = p.LC()
+            if p.degree() == 1 and (not exact or lc.is_number and lc != 0 or lc.is_nonzero):
+                return s, sp.cancel(-p.nth(0) / lc)
+        return None
+
+    def _quadratic(self, num: sp.Expr, order: list, sol: dict, root: int):
+        for s, p in self._polys(num, order, sol):
             if p.degree() == 2 and p.LC().is_number:
                 a, b, c = p.all_coeffs()
-                return s, (-b + sp.sqrt(b ** 2 - 4 * a * c)) / (2 * a)
+                return s, (-b + root * sp.sqrt(b ** 2 - 4 * a * c)) / (2 * a)
         return None
 
 

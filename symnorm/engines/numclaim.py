@@ -12,6 +12,7 @@ across the two precisions (a genuine nonzero value, however small).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,6 +40,7 @@ class Undefined(Exception):
 class Point:
     d: int
     values: dict[str, Fraction | list[Fraction]]
+    complete: bool = True  # False: drawn from only part of the hypotheses' solution set
 
     def describe(self) -> dict[str, str | list[str]]:
         out: dict[str, str | list[str]] = {"d": str(self.d)}
@@ -219,8 +221,47 @@ def evaluate_relation(claim: PreparedClaim, rel: Relation, point: Point, dps: in
         return lhs, rhs
 
 
+def literal_digits(rel: Relation) -> int:
+    """Decimal digits a claim's literals can reach (``10**-200`` needs 200 more digits).
+
+    The numeric engine works this much above the requested precision, so that a difference
+    written into the claim's own constants is never below the rounding level.
+    """
+    seen: set[int] = set()
+
+    def walk(e: Expr) -> float:
+        if id(e) in seen:
+            return 0.0
+        seen.add(id(e))
+        if isinstance(e, Num):
+            v = e.value
+            return float(len(str(v.numerator)) + len(str(v.denominator)))
+        if isinstance(e, BinOp) and e.op == "**":
+            base, ex = e.left, e.right
+            while isinstance(ex, Neg):
+                ex = ex.operand
+            if isinstance(base, Num) and isinstance(ex, Num) and base.value not in (0, 1):
+                size = abs(float(ex.value)) * abs(math.log10(abs(float(base.value))))
+                return min(size, 1e6) + walk(base)
+            return walk(base) + walk(e.right)
+        if isinstance(e, BinOp):
+            return walk(e.left) + walk(e.right)
+        if isinstance(e, (Neg, Transpose)):
+            return walk(e.operand)
+        if isinstance(e, Call):
+            return sum(walk(a) for a in e.args)
+        if isinstance(e, VectorLit):
+            return sum(walk(x) for x in e.items)
+        return 0.0
+
+    return int(walk(rel.left) + walk(rel.right))
+
+
 def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Outcome:
     """Compare both sides at ``dps`` and ``dps + EXTRA`` digits (see module docstring)."""
+    dps += literal_digits(rel)
+    if dps > 4 * MAX_DPS:
+        return Outcome("unclear", 0.0, "", "", float("nan"))
     lhs, rhs = evaluate_relation(claim, rel, point, dps)
     with mpmath.workdps(2 * dps + 30):
         mag0 = max(_norm(lhs), _norm(rhs))
@@ -239,30 +280,54 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
         results.append((lhs, rhs, diff, mag))
     (l1, r1, d1, m1), (_, _, d2, m2) = results
     with mpmath.workdps(2 * dps + 30):
+        stable = d1 > 0 and d2 > 0 and abs(d1 - d2) <= mpmath.mpf(10) ** -12 * max(d1, d2)
         if rel.op not in ("==", "!="):
-            ok = {"<": l1 < r1, "<=": l1 <= r1, ">": l1 > r1, ">=": l1 >= r1}[rel.op]
-            gap_stable = d1 == d2 == 0 or abs(d1 - d2) <= mpmath.mpf(10) ** -12 * max(d1, d2)
-            if d1 == 0 and rel.op in ("<", ">"):
-                status = "differ"
-            elif d1 == 0 or gap_stable:
+            if stable:  # a genuine gap: its sign decides
+                ok = {"<": l1 < r1, "<=": l1 <= r1, ">": l1 > r1, ">=": l1 >= r1}[rel.op]
                 status = "agree" if ok else "differ"
+            elif exact_difference_is_zero(claim, rel, point):  # an exact tie
+                status = "agree" if rel.op in ("<=", ">=") else "differ"
             else:
                 status = "unclear"
             return Outcome(status, 0.0, _fmt(l1), _fmt(r1), float(d1))
         if d1 == 0 and d2 == 0:
             return Outcome("agree", float(dps), _fmt(l1), _fmt(r1), 0.0)
-        digits = float(-mpmath.log10(d1 / max(m1, mpmath.mpf(10) ** -dps)))
-        stable = abs(d1 - d2) <= mpmath.mpf(10) ** -12 * max(d1, d2)
+        digits = float(-mpmath.log10(max(d1, d2) / max(m1, mpmath.mpf(10) ** -dps)))
         tol1 = mpmath.mpf(10) ** -AGREE_DIGITS * max(m1, 1)
         tol2 = mpmath.mpf(10) ** -AGREE_DIGITS * max(m2, 1)
         if stable:
             status = "differ"
         elif d1 <= tol1 and d2 <= tol2:
             status = "agree"
-            digits = max(digits, float(-mpmath.log10(d1 / max(m1, 1))))
+            digits = max(digits, float(-mpmath.log10(max(d1, d2) / max(m1, 1))))
         else:
             status = "unclear"
         return Outcome(status, min(digits, float(dps)), _fmt(l1), _fmt(r1), float(d1))
+
+
+def exact_difference_is_zero(claim: PreparedClaim, rel: Relation, point: Point) -> bool:
+    """Whether ``lhs - rhs`` is exactly 0 at the point (SymPy, exact values); False if unknown."""
+    from .anyd import Unsupported
+    from .explicit import Explicit
+    from .zero import is_zero
+    try:
+        eng = Explicit(claim, point.d)
+        gap = eng.value(rel.left) - eng.value(rel.right)
+        subs = {}
+        for name, val in point.values.items():
+            if name in eng.vec_syms:
+                subs.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
+            elif name in eng.syms:
+                subs[eng.syms[name]] = _exact(val)
+        gap = gap.subs(subs)
+        entries = list(gap) if isinstance(gap, sp.MatrixBase) else [gap]
+        return all(not e.free_symbols and is_zero(e) for e in entries)
+    except (Unsupported, TypeError, ValueError, ZeroDivisionError, sp.PolynomialError):
+        return False
+
+
+def _exact(x) -> sp.Expr:
+    return sp.Rational(x.numerator, x.denominator) if isinstance(x, Fraction) else x
 
 
 def _rand_rational(rng: random.Random, lo: Fraction, hi: Fraction) -> Fraction:
@@ -294,6 +359,10 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
             elif op in ("<", "<="):
                 hi = min(hi, v)
                 lo = min(lo, v - 5)
+        special = _special_value(index, rng)
+        if special is not None and all(_holds(special, op, v) for op, v in bs):
+            values[s] = special
+            continue
         for _ in range(50):
             x = _rand_rational(rng, lo, hi)
             if index < 2 and lo < 0 < hi:  # the first two points cover both signs
@@ -317,17 +386,30 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
     return point
 
 
+def _special_value(index: int, rng: random.Random) -> Fraction | None:
+    """Points 2..7 probe zero, large and tiny magnitudes of both signs for every scalar."""
+    return {2: Fraction(0), 3: Fraction(10 ** rng.choice((2, 3))),
+            4: Fraction(-(10 ** rng.choice((2, 3)))),
+            5: Fraction(rng.choice((1, -1)), 10 ** rng.choice((3, 6))),
+            6: Fraction(rng.randint(6, 40), rng.choice((1, 3))),
+            7: Fraction(-rng.randint(6, 40), rng.choice((1, 3)))}.get(index)
+
+
 def _holds(x: Fraction, op: str, v: Fraction) -> bool:
     return {">": x > v, ">=": x >= v, "<": x < v, "<=": x <= v, "!=": x != v, "==": x == v}[op]
 
 
-def solve_hypotheses(claim: PreparedClaim, point: Point) -> Point | None:
-    """Make the point satisfy the ``given`` equations by solving for some components."""
+def solve_hypotheses(claim: PreparedClaim, point: Point, root: int = 1) -> Point | None:
+    """Make the point satisfy the ``given`` equations by solving for some components.
+
+    ``root`` picks the branch of a quadratic hypothesis; ``point.complete`` is False when
+    the solution used divides by a coefficient that may vanish (see ``hypothesis_solution``).
+    """
     from .anyd import Unsupported
     from .explicit import Explicit
     try:
         eng = Explicit(claim, point.d)
-        sol = eng.hypothesis_solution(quadratic=True)
+        sol = eng.hypothesis_solution(root=root)
     except Unsupported:
         return None
     subs = {}
@@ -352,4 +434,4 @@ def solve_hypotheses(claim: PreparedClaim, point: Point) -> Point | None:
             values[name] = vec
         else:
             values[s.name] = exact
-    return Point(point.d, values)
+    return Point(point.d, values, complete=eng.complete)
