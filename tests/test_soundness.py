@@ -198,6 +198,15 @@ CASES: list[Case] = [
     Case("jac_abs_cube", AB, "jacobian(abs(a)**3, a) == 0 given a == 0", TRUE,
          "|a|**3 is C1 with derivative 0 at 0"),
     Case("jac_abs_away", AB, "jacobian(abs(a), a)*a == abs(a)", TRUE, "a*sign(a) = |a|"),
+    Case("jac_kink_sq", AB, "jacobian(abs(a), a)**2 == 1", TRUE,
+         "true wherever the derivative exists (a != 0); a = 0 is no counterexample (F14)"),
+    Case("jac_kink_grad", AB, "jacobian(sqrt(a**2 + b**2), a)**2 + "
+         "jacobian(sqrt(a**2 + b**2), b)**2 == 1", TRUE, "unit gradient away from 0 (F14)"),
+    Case("jac_kink_vec", LN, "jacobian(sqrt(x.T*x), x)*jacobian(sqrt(x.T*x), x).T == 1", TRUE,
+         "unit gradient of the norm away from x = 0 (F14)",
+         xfail="F14: central differences at x = 0 give 0; any-d proof becomes an internal error"),
+    Case("jac_kink_sum", LN, "jacobian(abs(x.T*ones), x)*jacobian(abs(x.T*ones), x).T == d",
+         TRUE, "gradient sign(sum x)*ones away from sum x = 0 (F14)"),
     # ---- inequalities in d checked only up to d = 8 (F11) -----------------------------------
     Case("d_upto8", LN, "trace(P) < 8", FALSE, "false at d = 9",
          xfail="F11: inequalities sampled at d = 2..8 only"),
