@@ -39,11 +39,11 @@ from typing import Any
 
 import sympy
 from sympy.polys.domains import QQ
-from sympy.polys.fields import field as frac_field
 
 from ..errors import LimitError, SpecError
 from ..spec import NormSpec, as_rational
 from .exact_views import ExactViews
+from .wfrac import WField
 from .surd import Dual, Surd, SurdAlgebra, sqrt_of_named
 
 __all__ = ["MAX_CONCRETE_D", "MAX_SYMBOLIC_D", "Check", "EigenSpace", "ExactEngine"]
@@ -127,7 +127,8 @@ class ExactEngine(ExactViews):
         d = self.d
         free = d - 1 if self.center else d
         names = [f"{'c' if self.center else 'x'}{k}" for k in range(1, free + 1)] + ["W"]
-        K, *gens = frac_field(",".join(names), QQ)
+        K = WField(names, QQ)
+        gens = K.gens
         W = gens[free]
         cvals = list(gens[:free])
         if self.center:
@@ -334,7 +335,7 @@ def _dot_common_den(K: Any, row: Sequence[Any], vec: Sequence[Any]) -> Any:
     ring = den.ring
     num = ring.zero
     for e, vk in pairs:
-        num += e.numer * den.exquo(e.denom) * vk.numer
+        num += e.numer * (den.exquo(e.denom) if e.denom != den else ring.one) * vk.numer
     return K.new(num, den)
 
 

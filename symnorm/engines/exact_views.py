@@ -38,7 +38,7 @@ class ExactViews:
     def _base_to_sympy(self, e: Any) -> sympy.Expr:
         if not self.symbolic:
             return QQ.to_sympy(e)
-        expr = e.as_expr()
+        expr = sympy.cancel(e.as_expr())
         W = sympy.Symbol("W")
         return expr.subs(W, self.s_symbol ** 2) if expr.has(W) else expr
 
