@@ -108,3 +108,17 @@ def test_bad_input_subprocess_no_traceback():
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert proc.stdout == ""
+
+
+def test_any_d_section_without_checker(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "symnorm.check.run", None)  # import now fails
+    assert main(["derive"]) == 0
+    text = capsys.readouterr().out
+    assert "not run: the claim checker (symnorm.check.run) is not available" in text
+    assert "jacobian.closed_form" not in text
+
+
+def test_any_d_section_not_claimed_for_other_variants(capsys):
+    assert main(["derive", "--rms"]) == 0
+    section = capsys.readouterr().out.split("Proved for every d")[1]
+    assert "not run" in section.splitlines()[1]

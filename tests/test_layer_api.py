@@ -82,3 +82,20 @@ def test_notebook_is_valid_and_runs():
     for cell in code:  # the notebook's own code, written in this repository
         exec(compile("".join(cell["source"]), "notebook", "exec"), namespace)  # noqa: S102
     assert namespace["res"].agreeing_digits >= 45
+
+
+@pytest.mark.parametrize("module", ["symnorm.engines.exact", "symnorm.engines.surd",
+                                    "symnorm.engines.wfrac", "symnorm.engines.numeric",
+                                    "symnorm.layer", "symnorm.derivation"])
+def test_doctests(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_docs_examples():
+    import doctest
+    result = doctest.testfile(str(ROOT / "docs" / "derive.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 5 and result.failed == 0
