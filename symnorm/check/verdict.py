@@ -15,7 +15,8 @@ from typing import Any
 
 __all__ = [
     "PROVED", "PROVED_FOR", "CONFIRMED", "REFUTED", "UNDECIDED", "ERROR", "STATUSES",
-    "Verdict", "DocumentResult", "summarize", "exit_code",
+    "Verdict", "DocumentResult", "summarize", "exit_code", "CLAIM_KEYS", "claim_json",
+    "check_payload",
 ]
 
 PROVED = "proved"
@@ -95,3 +96,19 @@ def exit_code(verdicts: list[Verdict]) -> int:
     if statuses & {ERROR, UNDECIDED}:
         return 2
     return 0
+
+
+#: The contract keys of a claim, first and in this order, in ``symnorm check --json``.
+CLAIM_KEYS = ("file", "line", "label", "statement", "status", "scope", "assumptions",
+              "engine", "counterexample", "evidence", "seconds", "message")
+
+
+def claim_json(v: Verdict) -> dict[str, Any]:
+    """One verdict as ``symnorm check --json`` writes it (contract keys, then the rest)."""
+    d = v.to_json()
+    return {**{k: d[k] for k in CLAIM_KEYS}, **{k: d[k] for k in d if k not in CLAIM_KEYS}}
+
+
+def check_payload(verdicts: list[Verdict]) -> dict[str, Any]:
+    """The ``symnorm check --json`` object: the claims and the count per status."""
+    return {"claims": [claim_json(v) for v in verdicts], "summary": summarize(verdicts)}

@@ -11,7 +11,7 @@ import json
 import sys
 
 from ..check.run import check_paths
-from ..check.verdict import STATUSES, exit_code, summarize
+from ..check.verdict import STATUSES, check_payload, exit_code, summarize
 
 __all__ = ["add_arguments", "run"]
 
@@ -67,8 +67,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"symnorm check: {v.file}:{v.line}: {v.message}", file=sys.stderr)
     summary = summarize(verdicts)
     if args.json:
-        print(json.dumps({"claims": [_json(v) for v in verdicts], "summary": summary},
-                         indent=2))
+        print(json.dumps(check_payload(verdicts), indent=2))
     else:
         print(f"{'status':<10} {'label':<22} {'scope':<34} {'time':>7}  where")
         for v in verdicts:
@@ -77,14 +76,3 @@ def run(args: argparse.Namespace) -> int:
         print(", ".join(f"{summary[s]} {s}" for s in STATUSES) + f"  ({len(verdicts)} claims "
               f"in {len(results)} document(s), {total:.1f} s)")
     return exit_code(verdicts)
-
-
-_KEYS = ("file", "line", "label", "statement", "status", "scope", "assumptions", "engine",
-         "counterexample", "evidence", "seconds", "message")
-
-
-def _json(v) -> dict:
-    d = v.to_json()
-    out = {k: d[k] for k in _KEYS}
-    out.update({k: d[k] for k in d if k not in _KEYS})  # extras after the contract keys
-    return out

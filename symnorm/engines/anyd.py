@@ -119,6 +119,13 @@ class AnyD:
                 self.gram[(p, q)] = self.gram[(q, p)] = g
         self._memo: dict[int, Value] = {}
 
+    def latex_names(self) -> dict[sp.Symbol, str]:
+        """LaTeX for the engine's symbols: Gram symbols as inner products, Greek names."""
+        names = {g: f"\\langle {_vec_tex(p)}, {_vec_tex(q)}\\rangle"
+                 for (p, q), g in self.gram.items() if isinstance(g, sp.Symbol) and g != self.d}
+        names.update({sym: _GREEK[n] for n, sym in self.syms.items() if n in _GREEK})
+        return names
+
     def G(self, p: str, q: str) -> sp.Expr:
         return self.gram[(p, q)]
 
@@ -365,10 +372,11 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
     sol = eng.hypothesis_substitution() if claim.given else {}
     lhs, rhs = eng.value(rel.left), eng.value(rel.right)
     diff = add(lhs, scale(sp.Integer(-1), rhs))
+    names = eng.latex_names()
     steps = [
         {"text": f"left side in the basis {{{', '.join(eng.basis)}}}: {show(lhs)}",
-         "latex": latex_value(lhs)},
-        {"text": f"right side: {show(rhs)}", "latex": latex_value(rhs)},
+         "latex": latex_value(lhs, names)},
+        {"text": f"right side: {show(rhs)}", "latex": latex_value(rhs, names)},
     ]
     if sol:
         steps.append({"text": "hypotheses solved: " + ", ".join(
@@ -384,25 +392,40 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
 
 
 def show(v: Value) -> str:
+    """A structured value as plain text: ``I/s - (1/d)*ones*ones.T``-style terms."""
+    def term(c: sp.Expr, what: str) -> str:
+        return what if c == 1 else f"-{what}" if c == -1 else f"({c})*{what}"
     if isinstance(v, Vec):
-        body = " + ".join(f"({c})*{p}" for p, c in v.coeffs.items() if c != 0) or "0"
+        body = " + ".join(term(c, p) for p, c in v.coeffs.items() if c != 0) or "0"
         return body + (" (row)" if v.row else "")
     if isinstance(v, Mat):
-        parts = [f"({v.alpha})*I"] if v.alpha != 0 else []
-        parts += [f"({c})*{p}*{q}.T" for (p, q), c in v.terms.items() if c != 0]
+        parts = [term(v.alpha, "I")] if v.alpha != 0 else []
+        parts += [term(c, f"{p}*{q}.T") for (p, q), c in v.terms.items() if c != 0]
         return " + ".join(parts) or "0"
     return str(v)
 
 
-def latex_value(v: Value) -> str:
-    vec = {"ones": r"\mathbf{1}"}
+_GREEK = {"eps": r"\epsilon", "alpha": r"\alpha", "beta": r"\beta", "gamma": r"\gamma",
+          "sigma": r"\sigma", "mu": r"\mu", "lambda_": r"\lambda", "tau": r"\tau"}
+
+
+def _vec_tex(p: str) -> str:
+    return r"\mathbf{1}" if p == "ones" else _GREEK.get(p, p)
+
+
+def latex_value(v: Value, names: dict[sp.Symbol, str] | None = None) -> str:
+    """A structured value as LaTeX, Gram symbols as inner products."""
+    def tex(c: sp.Expr) -> str:
+        return sp.latex(c, symbol_names=names or {})
+
+    def coeff(c: sp.Expr) -> str:
+        return "" if c == 1 else "-" if c == -1 else f"\\left({tex(c)}\\right)"
     if isinstance(v, Vec):
-        parts = [f"\\left({sp.latex(c)}\\right){vec.get(p, p)}" for p, c in v.coeffs.items()
-                 if c != 0]
-        return " + ".join(parts) or "0"
+        parts = [f"{coeff(c)}{_vec_tex(p)}" for p, c in v.coeffs.items() if c != 0]
+        return (" + ".join(parts) or "0") + ("^\\top" if v.row and parts else "")
     if isinstance(v, Mat):
-        parts = [f"\\left({sp.latex(v.alpha)}\\right) I"] if v.alpha != 0 else []
-        parts += [f"\\left({sp.latex(c)}\\right){vec.get(p, p)}{vec.get(q, q)}^\\top"
+        parts = [f"{coeff(v.alpha)}I"] if v.alpha != 0 else []
+        parts += [f"{coeff(c)}{_vec_tex(p)}{_vec_tex(q)}^\\top"
                   for (p, q), c in v.terms.items() if c != 0]
         return " + ".join(parts) or "0"
-    return sp.latex(v)
+    return tex(v)

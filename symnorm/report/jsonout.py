@@ -9,29 +9,12 @@ them; they are the only fields that differ between two runs on the same day.
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from ..check.verdict import Verdict, exit_code, summarize
+from ..check.verdict import CLAIM_KEYS, check_payload, claim_json, exit_code
 from .model import ReportModel
 from .printer import Printer
 
-__all__ = ["CLAIM_KEYS", "JsonPrinter", "check_payload", "claim_json"]
-
-
-#: The contract keys of a claim, first and in this order, as ``symnorm check --json``.
-CLAIM_KEYS = ("file", "line", "label", "statement", "status", "scope", "assumptions",
-              "engine", "counterexample", "evidence", "seconds", "message")
-
-
-def claim_json(v: Verdict) -> dict[str, Any]:
-    """One verdict as ``symnorm check --json`` writes it (contract keys, then the rest)."""
-    d = v.to_json()
-    return {**{k: d[k] for k in CLAIM_KEYS}, **{k: d[k] for k in d if k not in CLAIM_KEYS}}
-
-
-def check_payload(verdicts: list[Verdict]) -> dict[str, Any]:
-    """The ``symnorm check --json`` object for ``verdicts``."""
-    return {"claims": [claim_json(v) for v in verdicts], "summary": summarize(verdicts)}
+__all__ = ["CLAIM_KEYS", "JsonPrinter", "check_payload", "claim_json"]  # re-exported
 
 
 class JsonPrinter(Printer):
