@@ -64,10 +64,16 @@ class Derivation:
     def jacobian_exact(self) -> sympy.Matrix:
         return self.engine.jacobian()
 
+    def jacobian_strings(self) -> list[list[str]]:
+        """Exact entries as text (SymPy's form up to d = 16, ``a + b*sqrt(m)`` beyond)."""
+        if self.engine.d <= 16:
+            return [[str(e) for e in row] for row in self.jacobian_exact.tolist()]
+        return [[self.engine.surd_str(e) for e in row] for row in self.engine.jacobian_surd]
+
     @property
     def jacobian_floats(self) -> list[list[float]]:
-        """J rounded once from its exact value (via 30-digit evaluation) to float64."""
-        return [[float(sympy.N(e, 30)) for e in row] for row in self.jacobian_exact.tolist()]
+        """J in float64, rounded from the closed form evaluated at ``dps`` digits."""
+        return self.numeric.jacobian_floats()
 
     @property
     def companion_floats(self) -> list[float]:

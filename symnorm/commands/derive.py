@@ -87,7 +87,6 @@ def _s(e: Any) -> str:
 def to_json(res: Derivation) -> dict[str, Any]:
     """The evidence in the paper's keys, extended with exact strings, eigenvalues and timings."""
     eng, num = res.engine, res.numeric
-    J = res.jacobian_exact
     checks = {"at_point": [_check_json(c) for c in res.checks_point],
               "symbolic_x": [_check_json(c) for c in res.checks_symbolic]
               if res.checks_symbolic is not None else None}
@@ -101,7 +100,7 @@ def to_json(res: Derivation) -> dict[str, Any]:
         "companion_outputs": res.companion_floats,
         "companion": [{"b": _s(c["b"]), "eps": _s(c["eps"]), "exact": _s(c["exact"]),
                        "float64": c["float64"]} for c in res.companion],
-        "jacobian_exact": [[_s(e) for e in row] for row in J.tolist()],
+        "jacobian_exact": res.jacobian_strings(),
         "centered": [_s(e) for e in eng.c], "variance": _s(eng.v), "s": _s(eng.s),
         "s_float": float(sympy.N(eng.s, 30)),
         "normalized": [_s(e) for e in eng.N], "normalized_floats": [float(e) for e in num.N],

@@ -35,10 +35,9 @@ def render(res: Any, matrix: Callable, vec: Callable, num: Callable) -> str:
     add(f"N(x) = c/{'s' if eng.inside else '(r + eps)'}      = {vec(eng.N)}")
     add(f"                 ~ {vec([num(e) for e in eng.N])}")
     add("")
-    J = res.jacobian_exact
     add("Jacobian J = dN/dx, obtained by differentiation (forward-mode, exact):")
     if d <= EXACT_MAX_D:
-        add(matrix([[sympy.sstr(e) for e in row] for row in J.tolist()]))
+        add(matrix([[sympy.sstr(e) for e in row] for row in res.jacobian_exact.tolist()]))
     else:
         add("    (exact entries: see --json, key jacobian_exact)")
     if d <= DECIMAL_MAX_D:

@@ -49,6 +49,21 @@ class ExactViews:
         root = sympy.sqrt(QQ.to_sympy(self._st.W)) if not self.symbolic else self.s_symbol
         return a + b * root
 
+    def surd_str(self, e: Any) -> str:
+        """Fast text of an exact entry at a concrete point: ``a + b*sqrt(m)``, m squarefree."""
+        if self.symbolic:
+            return str(self.to_sympy(e))
+        if getattr(self, "_root", None) is None:
+            coeff, rest = sympy.sqrt(QQ.to_sympy(self._st.W)).as_coeff_Mul()
+            self._root = (QQ.convert(coeff), "" if rest == 1 else f"*{rest}")
+        k, tail = self._root
+        a, b = e.a, e.b * k
+        if not tail:
+            return str(a + b)
+        if not b:
+            return str(a)
+        return (f"{a} + " if a else "") + f"{b}{tail}"
+
     @property
     def P(self) -> sympy.Matrix:
         """The centering projector ``I - 1 1^T/d`` (the identity for RMSNorm)."""
