@@ -153,5 +153,6 @@ def test_property_agreement(d, data, eps, kind):
             cross_check(spec, x, dps=30)
         return
     res = cross_check(spec, x, dps=30)
-    scale = max(abs(e) for row in res.jacobian for e in row)
+    # the closed form's rounding is relative to its terms (~1/s), which can cancel to a tiny J
+    scale = max(1, max(abs(e) for row in res.jacobian for e in row))
     assert res.max_abs_error <= scale * mpmath.mpf("1e-25")
