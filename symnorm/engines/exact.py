@@ -43,8 +43,8 @@ from sympy.polys.domains import QQ
 from ..errors import LimitError, SpecError
 from ..spec import NormSpec, as_rational
 from .exact_views import ExactViews
-from .wfrac import WField
 from .surd import Dual, Surd, SurdAlgebra, sqrt_of_named
+from .wfrac import WField
 
 __all__ = ["MAX_CONCRETE_D", "MAX_SYMBOLIC_D", "Check", "EigenSpace", "ExactEngine"]
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from sympy.polys.rings import PolyElement, ring
 
-__all__ = ["WFrac", "WField"]
+__all__ = ["WField", "WFrac"]
 
 
 class WField:
@@ -37,12 +37,12 @@ class WField:
         self.one = WFrac(self, self.ring.one, self.ring.one)
         self.field_new = True  # marks a field that is called, not .convert-ed
 
-    def __call__(self, value: Any) -> "WFrac":
+    def __call__(self, value: Any) -> WFrac:
         if isinstance(value, WFrac):
             return value
         return WFrac(self, self.ring(self.domain.convert(value)), self.ring.one)
 
-    def new(self, numer: PolyElement, denom: PolyElement) -> "WFrac":
+    def new(self, numer: PolyElement, denom: PolyElement) -> WFrac:
         """``numer / denom`` (monomial factors cancelled)."""
         return WFrac(self, numer, denom)._cancel_monomial()
 
@@ -59,7 +59,7 @@ class WFrac:
     def __init__(self, field: WField, numer: PolyElement, denom: PolyElement) -> None:
         self.field, self.numer, self.denom = field, numer, denom
 
-    def _cancel_monomial(self) -> "WFrac":
+    def _cancel_monomial(self) -> WFrac:
         den = self.denom
         if len(den) != 1:  # rare (eps outside the root): a full gcd keeps sizes bounded
             num, den = self.numer.cancel(den)
@@ -85,16 +85,16 @@ class WFrac:
             dm = _monomial_div(dm, cm)
         return WFrac(self.field, num, self.field.ring({dm: self.field.domain.one}))
 
-    def _lift(self, other: Any) -> "WFrac":
+    def _lift(self, other: Any) -> WFrac:
         return other if isinstance(other, WFrac) else self.field(other)
 
     def __bool__(self) -> bool:
         return bool(self.numer)
 
-    def __neg__(self) -> "WFrac":
+    def __neg__(self) -> WFrac:
         return WFrac(self.field, -self.numer, self.denom)
 
-    def __add__(self, other: Any) -> "WFrac":
+    def __add__(self, other: Any) -> WFrac:
         o = self._lift(other)
         if not o.numer:
             return self
@@ -114,13 +114,13 @@ class WFrac:
 
     __radd__ = __add__
 
-    def __sub__(self, other: Any) -> "WFrac":
+    def __sub__(self, other: Any) -> WFrac:
         return self + (-self._lift(other))
 
-    def __rsub__(self, other: Any) -> "WFrac":
+    def __rsub__(self, other: Any) -> WFrac:
         return self._lift(other) + (-self)
 
-    def __mul__(self, other: Any) -> "WFrac":
+    def __mul__(self, other: Any) -> WFrac:
         if not isinstance(other, WFrac):
             k = self.field.domain.convert(other)
             return WFrac(self.field, self.numer.mul_ground(k), self.denom)
@@ -131,7 +131,7 @@ class WFrac:
 
     __rmul__ = __mul__
 
-    def __truediv__(self, other: Any) -> "WFrac":
+    def __truediv__(self, other: Any) -> WFrac:
         if not isinstance(other, WFrac):
             k = self.field.domain.convert(other)
             return WFrac(self.field, self.numer.quo_ground(k), self.denom)
@@ -140,7 +140,7 @@ class WFrac:
         return WFrac(self.field, self.numer * other.denom,
                      self.denom * other.numer)._cancel_monomial()
 
-    def __rtruediv__(self, other: Any) -> "WFrac":
+    def __rtruediv__(self, other: Any) -> WFrac:
         return self._lift(other) / self
 
     def __eq__(self, other: object) -> bool:
