@@ -97,7 +97,7 @@ def test_paper_eigen_decomposition():
 @pytest.mark.parametrize("d", [2, 3, 5])
 def test_trace_and_multiplicities(d):
     spaces = ExactEngine(layer_norm(d, TENTH)).eigen()
-    assert [es.multiplicity for es in spaces] == [1, 1, d - 2]
+    assert [es.multiplicity for es in spaces] == [1, 1, d - 2][: 3 if d > 2 else 2]
     spaces = ExactEngine(rms_norm(d, TENTH)).eigen()
     assert [es.multiplicity for es in spaces] == [1, d - 1]
 
@@ -145,7 +145,7 @@ def test_eps_zero_radial_eigenvalue_is_zero():
 def test_zero_variance_with_eps_zero_raises():
     with pytest.raises(SpecError, match="zero variance"):
         ExactEngine(layer_norm(3, 0), (3, 3, 3))
-    with pytest.raises(SpecError, match="x = 0"):
+    with pytest.raises(SpecError, match="zero vector .*accepted: eps > 0, or a nonzero x"):
         ExactEngine(rms_norm(3, 0), (0, 0, 0))
     with pytest.raises(SpecError, match="eps outside"):
         ExactEngine(layer_norm(3, TENTH, eps_inside=False), (2, 2, 2))

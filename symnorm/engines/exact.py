@@ -148,15 +148,18 @@ class ExactEngine(ExactViews):
         return _Setup(SurdAlgebra(QQ, W), cvals, W)
 
     def _raise_singular(self) -> None:
-        what = "zero variance" if self.center else "x = 0"
+        point = f"x = ({', '.join(map(str, self.x))})"
+        if self.center:
+            what, other = "has zero variance", "an x whose entries are not all equal"
+        else:
+            what, other = "is the zero vector", "a nonzero x"
         if self.inside:
             raise SpecError(
-                f"x = ({', '.join(map(str, self.x))}) has {what} and eps = 0: N(x) divides by "
-                "sqrt(v + eps) = 0, so N and its Jacobian do not exist there (accepted: eps > 0, "
-                "or an x whose entries are not all equal)")
+                f"{point} {what} and eps = 0: N(x) divides by sqrt(v + eps) = 0, so N and its "
+                f"Jacobian do not exist there (accepted: eps > 0, or {other})")
         raise SpecError(
-            f"x = ({', '.join(map(str, self.x))}) has {what}: with eps outside the root, "
-            "sqrt(v) is not differentiable at v = 0 (accepted: an x whose entries differ)")
+            f"{point} {what}: with eps outside the root, sqrt(v) is not differentiable at "
+            f"v = 0 (accepted: {other})")
 
     def _differentiate(self) -> list[list[Surd]]:
         st, alg = self._st, self._st.alg

@@ -133,5 +133,6 @@ class ExactViews:
         rest = "the complement of span{1, c}" if self.center else "the complement of x"
         if degenerate:
             rest += " (c = 0 here, so it is all of " + ("1-perp)" if self.center else "R^d)")
-        out.append(EigenSpace(to(lam_u), tuple(basis), rest))
+        if basis:  # empty at d = 2 (centered): 1 and c already span R^2
+            out.append(EigenSpace(to(lam_u), tuple(basis), rest))
         return out
