@@ -14,7 +14,7 @@ Usage::
     python3 benchmarks/bench_exact.py            # baseline at d = 16 (minutes), engine 16, 64
     python3 benchmarks/bench_exact.py --quick    # baseline at d = 8
     python3 benchmarks/bench_exact.py --closed-only   # baseline: closed form only (d = 16)
-    python3 benchmarks/bench_exact.py --ground-types   # also engine with python vs flint
+    python3 benchmarks/bench_exact.py --ground-types   # engine with/without python-flint
 
 Prints one line per measurement and the ratio baseline/engine at the baseline's d.
 """
@@ -69,8 +69,8 @@ def engine(d: int) -> tuple[float, bool]:
     return time.perf_counter() - t0, all(c.holds for c in checks)
 
 
-def _engine_in_subprocess(d: int, ground: str) -> str:
-    env = dict(os.environ, SYMPY_GROUND_TYPES=ground)
+def _engine_in_subprocess(d: int, ground: str, polys: str) -> str:
+    env = dict(os.environ, SYMPY_GROUND_TYPES=ground, SYMNORM_POLYS=polys)
     here = str(Path(__file__).resolve().parent)
     code = (f"import sys; sys.path.insert(0, {here!r}); from bench_exact import engine; "
             "from sympy.external.gmpy import GROUND_TYPES as G; engine(4); "
@@ -102,9 +102,9 @@ def main() -> None:
     tl, ok_l = engine(args.large_d)
     print(f"engine    d={args.large_d:<3} {tl:9.3f} s   all proved: {ok_l} (target < 10 s at d = 64)")
     if args.ground_types:
-        for ground in ("python", "flint"):
-            print(f"engine d=32 with SYMPY_GROUND_TYPES={ground}: "
-                  f"{_engine_in_subprocess(32, ground)}", flush=True)
+        for ground, polys in (("python", "sympy"), ("flint", "sympy"), ("flint", "flint")):
+            print(f"engine d=32, SYMPY_GROUND_TYPES={ground:<6} SYMNORM_POLYS={polys:<6}: "
+                  f"{_engine_in_subprocess(32, ground, polys)}", flush=True)
 
 
 if __name__ == "__main__":

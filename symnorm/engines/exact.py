@@ -31,7 +31,6 @@ True
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
@@ -90,7 +89,8 @@ class _Setup:
 class ExactEngine(ExactViews):
     """Exact Jacobian, closed form, spectrum and proofs for ``spec`` at symbolic or rational x."""
 
-    def __init__(self, spec: NormSpec, x: Sequence[Any] | None = None) -> None:
+    def __init__(self, spec: NormSpec, x: Sequence[Any] | None = None, *,
+                 polys: str | None = None) -> None:
         d = spec.d
         if d is None:
             raise SpecError("the explicit engine needs a concrete d (got symbolic d)")
@@ -99,6 +99,7 @@ class ExactEngine(ExactViews):
         self.eps = sympy.Rational(spec.eps)
         self.center, self.inside = spec.center, spec.eps_inside
         self.symbolic = x is None
+        self._polys = polys  # "flint", "sympy" or None (flint when installed)
         if self.symbolic and d > MAX_SYMBOLIC_D:
             raise LimitError(f"symbolic x is limited to d <= {MAX_SYMBOLIC_D} (got d={d})")
         if not self.symbolic and d > MAX_CONCRETE_D:
@@ -127,7 +128,7 @@ class ExactEngine(ExactViews):
         d = self.d
         free = d - 1 if self.center else d
         names = [f"{'c' if self.center else 'x'}{k}" for k in range(1, free + 1)] + ["W"]
-        K = WField(names, QQ)
+        K = WField(names, self._polys)
         gens = K.gens
         W = gens[free]
         cvals = list(gens[:free])
@@ -184,19 +185,21 @@ class ExactEngine(ExactViews):
             return True
         if not self.symbolic:
             return False
+        B = e.field.B
         num, den = e.numer, e.denom
-        if num.degree(num.ring.gens[-1]) <= 0:
+        if B.degree_last(num) <= 0:
             return False  # no W left to substitute: a nonzero polynomial in free coordinates
         # a single term k*W**j never vanishes (v + eps is not the zero polynomial)
-        if len(den) > 1 and not _subst_W(den, self._w_poly()):
+        if len(den) > 1 and not B.compose_last(den, self._w_poly()):
             raise ZeroDivisionError("denominator vanishes under W = v + eps")
-        return not _subst_W(num, self._w_poly())
+        return not B.compose_last(num, self._w_poly())
 
     def _w_poly(self) -> Any:
-        # v + eps (or v) as a polynomial of the numerator ring: the value W stands for
+        # v + eps (or v) as a polynomial: the value the symbol W stands for
         if self._wp is None:
             w = self._st.vpoly + (QQ.convert(self.eps) if self.inside else QQ(0))
-            self._wp = w.numer.mul_ground(QQ(1) / w.denom.LC)
+            B = w.field.B
+            self._wp = B.scale(w.numer, 1 / B.lc(w.denom))
         return self._wp
 
     def is_zero(self, e: Surd) -> bool:
@@ -304,7 +307,7 @@ class ExactEngine(ExactViews):
 
     def _matvec(self, J: list[list[Surd]], vec: Sequence[Any]) -> list[Surd]:
         alg = self._st.alg
-        if self.symbolic and all(not vk or vk.denom == 1 for vk in vec):
+        if self.symbolic and all(not vk or vk.denom == vk.field.B.one for vk in vec):
             return [Surd(alg, _dot_common_den(alg.field, [e.a for e in row], vec),
                          _dot_common_den(alg.field, [e.b for e in row], vec)) for row in J]
         out = []
@@ -327,34 +330,19 @@ class ExactEngine(ExactViews):
 
 
 def _dot_common_den(K: Any, row: Sequence[Any], vec: Sequence[Any]) -> Any:
-    """``sum(row[j] * vec[j])`` over one common denominator: a single gcd instead of d."""
+    """``sum(row[j] * vec[j])`` over one common denominator: one cancellation instead of d."""
     pairs = [(e, vk) for e, vk in zip(row, vec) if e and vk]
     if not pairs:
         return K.zero
+    B = K.B
     den = pairs[0][0].denom
     for e, _ in pairs[1:]:
         if e.denom != den:
-            den = den.lcm(e.denom)
-    ring = den.ring
-    num = ring.zero
+            den = B.lcm(den, e.denom)
+    num = B.zero
     for e, vk in pairs:
-        num += e.numer * (den.exquo(e.denom) if e.denom != den else ring.one) * vk.numer
+        num += e.numer * (B.exquo(den, e.denom) if e.denom != den else B.one) * vk.numer
     return K.new(num, den)
-
-
-def _subst_W(p: Any, w: Any) -> Any:
-    """``p(W := w)`` for a polynomial whose last generator is W (Horner over W's powers)."""
-    ring = p.ring
-    by_power: dict[int, dict] = {}
-    for monom, coeff in p.items():
-        by_power.setdefault(monom[-1], {})[monom[:-1] + (0,)] = coeff
-    if not by_power:
-        return ring.zero
-    powers = sorted(by_power, reverse=True)
-    out = ring.from_dict(by_power[powers[0]])
-    for prev, k in itertools.pairwise(powers):
-        out = out * w ** (prev - k) + ring.from_dict(by_power[k])
-    return out * w ** powers[-1]
 
 
 def _rational_sqrt(q: Any) -> tuple[bool, Any]:

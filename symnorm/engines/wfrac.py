@@ -1,13 +1,13 @@
-"""Fractions ``p / q`` of sparse polynomials that cancel only monomial denominators (no gcd).
+"""Fractions ``p / q`` of sparse polynomials with cheap cancellation of monomial denominators.
 
 The explicit engine's symbolic quantities have denominators that are powers of the symbol
-``W`` (and, with eps outside the root, of ``W - eps**2``).  SymPy's fraction field runs a
-polynomial gcd after every operation; that gcd is most of the cost, and only the zero test
-needs it, which the engine does on numerators anyway.  Here sums over equal or monomial
-denominators stay small by monomial arithmetic, and nothing else is cancelled.
+``W``, and also powers of ``W - eps**2`` when eps sits outside the root.  A general fraction
+field runs a polynomial gcd after every operation, and that gcd is most of the cost.  Here a
+monomial denominator is cancelled by monomial content alone, and only the other denominators
+(eps outside the root) are cancelled with a gcd.  The polynomials come from
+:mod:`symnorm.engines.polys` (python-flint when installed, SymPy otherwise).
 
->>> from sympy.polys.domains import QQ
->>> K = WField(["c1", "W"], QQ)
+>>> K = WField(["c1", "W"], "sympy")
 >>> c1, W = K.gens
 >>> e = c1 / W + c1 / (W * W)
 >>> e.numer, e.denom
@@ -21,69 +21,58 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sympy.polys.rings import PolyElement, ring
+from .polys import backend
 
 __all__ = ["WField", "WFrac"]
 
 
 class WField:
-    """The quotient field of ``QQ[gens]`` with lazily cancelled denominators."""
+    """The quotient field of ``QQ[names]`` with lazily cancelled denominators."""
 
-    def __init__(self, names: Sequence[str], domain: Any) -> None:
-        self.ring, *polys = ring(",".join(names), domain)
-        self.domain = domain
-        self.gens = [WFrac(self, p, self.ring.one) for p in polys]
-        self.zero = WFrac(self, self.ring.zero, self.ring.one)
-        self.one = WFrac(self, self.ring.one, self.ring.one)
+    def __init__(self, names: Sequence[str], which: str | None = None) -> None:
+        self.B = backend(names, which)
+        one = self.B.one
+        self.gens = [WFrac(self, g, one) for g in self.B.gens]
+        self.zero = WFrac(self, self.B.zero, one)
+        self.one = WFrac(self, one, one)
         self.field_new = True  # marks a field that is called, not .convert-ed
 
     def __call__(self, value: Any) -> WFrac:
         if isinstance(value, WFrac):
             return value
-        return WFrac(self, self.ring(self.domain.convert(value)), self.ring.one)
+        return WFrac(self, self.B.const(value), self.B.one)
 
-    def new(self, numer: PolyElement, denom: PolyElement) -> WFrac:
+    def new(self, numer: Any, denom: Any) -> WFrac:
         """``numer / denom`` (monomial factors cancelled)."""
-        return WFrac(self, numer, denom)._cancel_monomial()
-
-
-def _monomial_div(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x - y for x, y in zip(a, b))
+        return WFrac(self, numer, denom)._cancel()
 
 
 class WFrac:
-    """``numer / denom``; the denominator is kept monic."""
+    """``numer / denom`` with a monic denominator."""
 
     __slots__ = ("denom", "field", "numer")
 
-    def __init__(self, field: WField, numer: PolyElement, denom: PolyElement) -> None:
+    def __init__(self, field: WField, numer: Any, denom: Any) -> None:
         self.field, self.numer, self.denom = field, numer, denom
 
-    def _cancel_monomial(self) -> WFrac:
-        den = self.denom
-        if len(den) != 1:  # rare (eps outside the root): a full gcd keeps sizes bounded
-            num, den = self.numer.cancel(den)
-            lc = den.LC
+    def _cancel(self) -> WFrac:
+        B, num, den = self.field.B, self.numer, self.denom
+        if not num:
+            return self.field.zero
+        if len(den) == 1:
+            lc = B.lc(den)
             if lc != 1:
-                num, den = num.quo_ground(lc), den.quo_ground(lc)
+                num, den = B.scale(num, 1 / lc), B.scale(den, 1 / lc)
+            if not B.is_const(den):
+                g = B.monomial_content(B.monomial_content(num) + den)  # gcd of monomials
+                if not B.is_const(g):
+                    num, den = B.exquo(num, g), B.exquo(den, g)
             return WFrac(self.field, num, den)
-        ((dm, dc),) = den.items()
-        num = self.numer
-        if dc != 1:
-            num = num.quo_ground(dc)
-        if not num or not any(dm):
-            return WFrac(self.field, num, self.field.ring.one if not num else
-                         self.field.ring({dm: self.field.domain.one}))
-        common = list(dm)
-        for m in num.itermonoms():
-            common = [min(x, y) for x, y in zip(common, m)]
-            if not any(common):
-                break
-        if any(common):
-            cm = tuple(common)
-            num = num.ring.from_dict({_monomial_div(m, cm): c for m, c in num.items()})
-            dm = _monomial_div(dm, cm)
-        return WFrac(self.field, num, self.field.ring({dm: self.field.domain.one}))
+        num, den = B.cancel(num, den)  # rare (eps outside the root): a full gcd
+        lc = B.lc(den)
+        if lc != 1:
+            num, den = B.scale(num, 1 / lc), B.scale(den, 1 / lc)
+        return WFrac(self.field, num, den)
 
     def _lift(self, other: Any) -> WFrac:
         return other if isinstance(other, WFrac) else self.field(other)
@@ -100,17 +89,16 @@ class WFrac:
             return self
         if not self.numer:
             return o
-        if self.denom == o.denom:
-            return WFrac(self.field, self.numer + o.numer, self.denom)._cancel_monomial()
-        if len(self.denom) == 1 and len(o.denom) == 1:
-            (m1,), (m2,) = self.denom.itermonoms(), o.denom.itermonoms()
-            lcm = tuple(max(x, y) for x, y in zip(m1, m2))
-            R, one = self.field.ring, self.field.domain.one
-            num = (self.numer * R({_monomial_div(lcm, m1): one})
-                   + o.numer * R({_monomial_div(lcm, m2): one}))
-            return WFrac(self.field, num, R({lcm: one}))._cancel_monomial()
-        return WFrac(self.field, self.numer * o.denom + o.numer * self.denom,
-                     self.denom * o.denom)._cancel_monomial()
+        B = self.field.B
+        d1, d2 = self.denom, o.denom
+        if d1 == d2:
+            return WFrac(self.field, self.numer + o.numer, d1)._cancel()
+        if len(d1) == 1 and len(d2) == 1:
+            g = B.monomial_content(d1 + d2)
+            lcm = B.exquo(d1 * d2, g)
+            num = self.numer * B.exquo(lcm, d1) + o.numer * B.exquo(lcm, d2)
+            return WFrac(self.field, num, lcm)._cancel()
+        return WFrac(self.field, self.numer * d2 + o.numer * d1, d1 * d2)._cancel()
 
     __radd__ = __add__
 
@@ -122,37 +110,32 @@ class WFrac:
 
     def __mul__(self, other: Any) -> WFrac:
         if not isinstance(other, WFrac):
-            k = self.field.domain.convert(other)
-            return WFrac(self.field, self.numer.mul_ground(k), self.denom)
+            return WFrac(self.field, self.field.B.scale(self.numer, other), self.denom)
         if not self.numer or not other.numer:
             return self.field.zero
-        return WFrac(self.field, self.numer * other.numer,
-                     self.denom * other.denom)._cancel_monomial()
+        return WFrac(self.field, self.numer * other.numer, self.denom * other.denom)._cancel()
 
     __rmul__ = __mul__
 
     def __truediv__(self, other: Any) -> WFrac:
         if not isinstance(other, WFrac):
-            k = self.field.domain.convert(other)
-            return WFrac(self.field, self.numer.quo_ground(k), self.denom)
+            return self * (1 / self.field.B.scalar(other))
         if not other.numer:
-            raise ZeroDivisionError("division by zero fraction")
-        return WFrac(self.field, self.numer * other.denom,
-                     self.denom * other.numer)._cancel_monomial()
+            raise ZeroDivisionError("division by a zero fraction")
+        return WFrac(self.field, self.numer * other.denom, self.denom * other.numer)._cancel()
 
     def __rtruediv__(self, other: Any) -> WFrac:
         return self._lift(other) / self
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WFrac):
-            other = self.field(other)
-        return not (self - other).numer
+        return not (self - self._lift(other)).numer
 
     __hash__ = None  # type: ignore[assignment]
 
     def as_expr(self) -> Any:
         """A SymPy expression (numerator over denominator)."""
-        return self.numer.as_expr() / self.denom.as_expr()
+        B = self.field.B
+        return B.to_expr(self.numer) / B.to_expr(self.denom)
 
     def __repr__(self) -> str:
         return f"({self.numer})/({self.denom})"
