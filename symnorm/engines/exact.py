@@ -7,18 +7,24 @@ engine builds ``c``, ``v``, ``s`` and ``N(x)``, differentiates ``N`` by forward-
 automatic differentiation (sum, product and quotient rules, and ``ds/dx_j = (dW/dx_j)/(2 s)``
 for the square root), and proves the closed form and the eigen-relations exactly.
 
-Two devices keep this fast without simplifying any radical:
+Three devices keep this fast without simplifying any radical:
 
 * ``s`` is kept as a symbol and every quantity is an element ``a + b*s`` reduced with
   ``s**2 = W`` (:mod:`symnorm.engines.surd`), where ``W`` is itself a free symbol standing
   for ``v + eps`` (``v`` when eps sits outside the root).  The relation ``W = v + eps`` is
   substituted only into the numerators of a difference that did not already cancel.
+* Polynomials are sparse (python-flint's ``fmpq_mpoly`` when installed, SymPy's rings
+  otherwise; :mod:`symnorm.engines.polys`), in fractions whose monomial denominators are
+  cancelled without a gcd (:mod:`symnorm.engines.wfrac`).
 * With symbolic ``x`` the polynomials are written in the centered coordinates
   ``c_k = x_k - mean(x)`` (chain rule ``dc_k/dx_j = P_kj``), so ``c_i c_j`` is one monomial
-  instead of ``d**2/2``; the linear relation ``c_1 + ... + c_d = 0`` is the last reduction.
+  instead of ``d**2/2``.  ``c_1..c_{d-1}`` are free and ``c_d = -(c_1 + ... + c_{d-1})``
+  (c ranges over all of 1-perp), so ``1^T c = 0`` holds identically.
 
-Both substitutions are specialisations, so a difference that reduces to zero is an identity of
-the map wherever it is differentiable (``W > 0``): the proofs are sound.
+``W = v + eps`` is a specialisation, so a difference that reduces to zero is an identity of
+the map wherever it is differentiable (``W > 0``): the proofs are sound.  (Conversely a
+nonzero remainder refutes the identity unless ``v + eps`` is a perfect square, which happens
+only for eps = 0 at d = 2.)
 
 >>> from symnorm.spec import layer_norm
 >>> from sympy import Rational

@@ -2,7 +2,7 @@
 
 The explicit engine never simplifies radicals: every quantity is kept as ``a + b*s`` with
 ``a, b`` in a base field ``F`` (the rationals for a concrete point, or the rational functions
-``QQ(c_1, ..., c_d, W)`` of sympy's sparse fraction fields for symbolic ``x``) and products
+``QQ(c_1, ..., c_d, W)`` as :class:`~symnorm.engines.wfrac.WField` for symbolic ``x``) and products
 are reduced with ``s**2 = W``.  Derivatives follow the chain rule ``ds/dx_j = (dW/dx_j)/(2 s)``.
 
 >>> from sympy.polys.domains import QQ
@@ -24,7 +24,7 @@ __all__ = ["Dual", "Surd", "SurdAlgebra"]
 
 
 class SurdAlgebra:
-    """The algebra ``F[s]/(s**2 - W)`` over a base field ``F`` (a sympy domain or fraction field).
+    """The algebra ``F[s]/(s**2 - W)`` over a base field ``F`` (QQ or a WField).
 
     ``field`` must offer ``zero``, ``one`` and a call/convert from rationals; ``W`` is the
     base element that ``s**2`` equals.
