@@ -221,6 +221,13 @@ CASES: list[Case] = [
     Case("d4_trace_ge3", D4, "trace(P) >= 3", TRUE, "d - 1 >= 3"),
     Case("d_ge2", LN, "trace(P) >= 1", TRUE, "d >= 2"),
     Case("assume_d3", "use layernorm\nassume d == 3", "trace(I) == 3", TRUE, "d = 3"),
+    Case("d_upper", "use layernorm\nassume d <= 3", "trace(P) <= 2", TRUE, "d <= 3",
+         xfail="F20: d = 4 sampled against assume d <= 3"),
+    Case("d_upper_strict", "use layernorm\nassume d < 4", "trace(I) < 4", TRUE, "d < 4",
+         xfail="F20: d = 4 sampled against assume d < 4"),
+    Case("d_not3", "use layernorm\nassume d != 3", "(d - 3)**2*(x.T*x + 1) > 0", TRUE,
+         "d != 3", xfail="F20: d = 3 sampled against assume d != 3"),
+    Case("d_lower", "use layernorm\nassume d > 3", "trace(I) >= 5", REFUTE, "d = 4"),
     # ---- branches: sqrt, abs, log, exp, fractional powers -----------------------------------
     Case("sqrt_sq", AB, "sqrt(a**2) == a", REFUTE, "a < 0",
          holds=lambda v: abs(v["a"]) == v["a"]),
