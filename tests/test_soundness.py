@@ -264,6 +264,12 @@ CASES: list[Case] = [
     Case("denest_wrong", AB, "sqrt(3 - 2*sqrt(2)) == 1 - sqrt(2)", REFUTE,
          "left >= 0 > right"),
     Case("denest_right", AB, "sqrt(3 - 2*sqrt(2)) == sqrt(2) - 1", PROVE, "(sqrt 2 - 1)**2"),
+    Case("d_parity", AB, "(a**2)**(d/2) == a**d", FALSE, "d = 3, a = -1 (F23)"),
+    Case("d_parity_abs", AB, "(a**2)**(d/2) == abs(a)**d", PROVE, "(a**2)**(d/2) = |a|**d"),
+    Case("d_sign_pow", AB, "(-1)**d == 1", REFUTE, "d = 3"),
+    Case("d_sign_pow_even", AB, "(-1)**(2*d) == 1", PROVE, "even power"),
+    Case("d_root", AB, "(a**d)**(1/d) == abs(a)", TRUE,
+         "even d: |a|; odd d and a < 0: left side undefined"),
     # ---- != claims: a witness must be genuine -----------------------------------------------
     Case("ne_identity", AB, "(a + b)**2 != a**2 + 2*a*b + b**2", REFUTE, "identity"),
     Case("ne_true", AB, "(a + b)**2 != a**2 + b**2", PROVE, "a = b = 1"),
