@@ -25,6 +25,8 @@ from .verdict import CONFIRMED, PROVED, PROVED_FOR, REFUTED, UNDECIDED, Verdict
 __all__ = ["decide", "DEFAULT_DS"]
 
 DEFAULT_DS = (2, 3, 4, 5, 6, 7, 8)
+#: numeric sampling goes beyond the explicit engine's dimensions before confirming
+NUMERIC_EXTRA_DS = (12,)
 NUMERIC_DS = (2, 3, 5)
 POINTS_PER_D = 2
 
@@ -66,8 +68,10 @@ class _Numeric:
         agree = differ = unclear = 0
         def solver(p: Point) -> Point | None:  # alternate the roots of quadratics
             return solve_hypotheses(self.claim, p, root=1 if self._n % 2 == 0 else -1)
-        if not _has_vectors(self.claim):
-            per_d = max(per_d, 8)  # d plays no role: more points instead
+        if not _has_vectors(self.claim) or len(ds) == 1:
+            per_d = max(per_d, 10)  # one dimension: more points instead
+        elif not (self.claim.vectors or self.claim.matrices):
+            per_d = max(per_d, 4)  # scalars whose claim depends on d: cheap, sample more
         for d in ds:
             got = 0
             for attempt in range(per_d * 6):
@@ -159,7 +163,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 v.counterexample = {"proof": "the two sides are identical ("
                                     + _scope_all(claim) + "): no witness can exist"}
         else:
-            agree, differ, unclear = num.run(eq, dims)
+            agree, differ, unclear = num.run(eq, _numeric_dims(claim, dims))
             if differ:
                 if op == "==":
                     v.status, v.engine = REFUTED, "numeric"
@@ -200,7 +204,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                                     "false when they are evaluated exactly"}
             v.seconds = round(time.monotonic() - t0, 3)
             return v
-        agree, differ, unclear = num.run(claim.relation, dims, per_d=4)
+        agree, differ, unclear = num.run(claim.relation, _numeric_dims(claim, dims), per_d=4)
         if differ:
             v.status, v.engine = REFUTED, "numeric"
             v.counterexample = num.counterexample
@@ -329,3 +333,10 @@ def _exact_holds(value, op: str, bound) -> bool:
                      "!=": sp.Ne(x, b)}[op])
     except TypeError:  # undecidable comparison: reject the point
         return False
+
+
+def _numeric_dims(claim: PreparedClaim, dims: tuple[int, ...]) -> tuple[int, ...]:
+    """The explicit engine's dimensions plus larger ones, when d is free."""
+    if claim.d_value or not _has_vectors(claim) or claim.matrices:
+        return dims  # free matrices make large d expensive (d*d unknowns)
+    return dims + tuple(d for d in NUMERIC_EXTRA_DS if d > max(dims))

@@ -177,7 +177,7 @@ class AnyD:
         if e.func == "jacobian":
             var = e.args[1]
             assert isinstance(var, Name)
-            return self.jacobian(self.value(e.args[0]), var.id)
+            return check_smooth(self.jacobian(self.value(e.args[0]), var.id))
         a = self.value(e.args[0])
         if e.func == "trace":
             assert isinstance(a, Mat)
@@ -293,6 +293,20 @@ class AnyD:
             else:
                 raise Unsupported(f"cannot solve the hypotheses ({num} = 0) for a symbol")
         return sol
+
+
+_NONSMOOTH = (sp.sign, sp.Heaviside, sp.DiracDelta, sp.Derivative, sp.Subs)
+
+
+def check_smooth(v):
+    """Refuse a derivative that SymPy could only write with sign() or unevaluated parts:
+    at the kink it does not exist, and SymPy's value there (sign(0) = 0) is not a proof."""
+    parts = components(v) if isinstance(v, (Vec, Mat)) else [v]
+    for c in parts:
+        if isinstance(c, sp.Basic) and c.has(*_NONSMOOTH):
+            raise Unsupported("the derivative involves sign() or an unevaluated derivative: "
+                              "it does not exist where the argument of abs is 0")
+    return v
 
 
 def real_function(name: str, a: sp.Expr) -> sp.Expr:

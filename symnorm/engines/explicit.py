@@ -12,7 +12,9 @@ import sympy as sp
 
 from ..lang.context import PreparedClaim
 from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
-from .anyd import Unsupported, _power, real_function, scalar_symbols, substitutions
+from .anyd import (
+    Unsupported, _power, check_smooth, real_function, scalar_symbols, substitutions,
+)
 from .zero import is_zero
 
 __all__ = ["Explicit", "prove_at", "entries"]
@@ -26,11 +28,15 @@ class Explicit:
         self.syms = scalar_symbols(claim)
         self.syms.pop("d")
         self.subs = substitutions(claim, self.syms)
-        self.vec_syms = {v: [sp.Symbol(f"{v}_{i}", real=True) for i in range(1, d + 1)]
+        # component names use brackets, which no user name can contain: a scalar called
+        # x_1 must never be the same SymPy symbol as the first entry of the vector x
+        self.vec_syms = {v: [sp.Symbol(f"{v}[{i}]", real=True) for i in range(1, d + 1)]
                          for v in claim.vectors}
-        self.mat_syms = {m: sp.Matrix(d, d, lambda i, j: sp.Symbol(f"{m}_{i + 1}{j + 1}",
+        self.mat_syms = {m: sp.Matrix(d, d, lambda i, j: sp.Symbol(f"{m}[{i + 1},{j + 1}]",
                                                                    real=True))
                          for m in claim.matrices}
+        self.component_of = {s: (v, i) for v, ss in self.vec_syms.items()
+                             for i, s in enumerate(ss)}
         self._memo: dict[int, object] = {}
 
     def value(self, e: Expr):
@@ -92,11 +98,12 @@ class Explicit:
             f = self.value(e.args[0])
             if var.id in self.vec_syms:
                 xs = self.vec_syms[var.id]
-                if isinstance(f, sp.MatrixBase):
-                    return f.jacobian(xs)
-                return sp.Matrix([f]).jacobian(xs)
-            s = self.syms[var.id]
-            return f.diff(s)
+                out = (f if isinstance(f, sp.MatrixBase) else sp.Matrix([f])).jacobian(xs)
+            else:
+                out = f.diff(self.syms[var.id])
+            for c in entries(out):
+                check_smooth(c)
+            return out
         a = self.value(e.args[0])
         if e.func == "trace":
             return a.trace()

@@ -158,6 +158,7 @@ class _Eval:
             for k in range(levels):
                 h = h0 / 2 ** k
                 table.append((at(base + h * direction) - at(base - h * direction)) / (2 * h))
+            _check_differentiable(at, base, direction, h0 / 2 ** (levels - 1))
             for m in range(1, levels):  # error series in h**2
                 f = 4 ** m
                 table = [(f * table[i + 1] - table[i]) / (f - 1) for i in range(len(table) - 1)]
@@ -182,6 +183,27 @@ class _Eval:
         for j, c in enumerate(cols):
             out[0, j] = c
         return out
+
+
+def _check_differentiable(at, base, direction, h) -> None:
+    """Raise Undefined at a kink: one-sided slopes whose gap does not shrink with the step.
+
+    At a smooth point the gap between the forward and backward slopes is about h*f'' and
+    falls a thousandfold with the step; at a kink (|a| at 0) it stays at the jump.
+    """
+    f0 = at(base)
+
+    def gap(step):
+        fwd = (at(base + step * direction) - f0) / step
+        bwd = (f0 - at(base - step * direction)) / step
+        return _norm(_sub(fwd, bwd))
+
+    g1 = gap(h)
+    if g1 == 0:
+        return
+    g2 = gap(h / 1000)
+    if g2 > g1 / 10:
+        raise Undefined("not differentiable at this point")
 
 
 def _mpf(x) -> mpmath.mpf:
@@ -284,19 +306,30 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
         if rel.op not in ("==", "!="):
             if stable:  # a genuine gap: its sign decides
                 ok = {"<": l1 < r1, "<=": l1 <= r1, ">": l1 > r1, ">=": l1 >= r1}[rel.op]
-                status = "agree" if ok else "differ"
+                status = "agree" if ok else _confirm_difference(claim, rel, point)
             elif exact_difference_is_zero(claim, rel, point):  # an exact tie
                 status = "agree" if rel.op in ("<=", ">=") else "differ"
             else:
                 status = "unclear"
             return Outcome(status, 0.0, _fmt(l1), _fmt(r1), float(d1))
         if d1 == 0 and d2 == 0:
-            return Outcome("agree", float(dps), _fmt(l1), _fmt(r1), 0.0)
+            # an exact zero at both precisions may be a tiny quantity lost in rounding
+            # (1 + 10**-300 - 1): check exactly, else at four times the precision
+            gap = exact_gap(claim, rel, point)
+            if gap == "undefined":
+                raise Undefined("not defined at this point (exact evaluation)")
+            if gap == "zero":
+                return Outcome("agree", float(dps), _fmt(l1), _fmt(r1), 0.0)
+            l3, r3 = evaluate_relation(claim, rel, point, 4 * dps)
+            with mpmath.workdps(8 * dps + 30):
+                zero = _norm(_sub(l3, r3)) == 0
+            status = "agree" if zero and gap == "unknown" else "unclear"
+            return Outcome(status, float(dps), _fmt(l1), _fmt(r1), 0.0)
         digits = float(-mpmath.log10(max(d1, d2) / max(m1, mpmath.mpf(10) ** -dps)))
         tol1 = mpmath.mpf(10) ** -AGREE_DIGITS * max(m1, 1)
         tol2 = mpmath.mpf(10) ** -AGREE_DIGITS * max(m2, 1)
         if stable:
-            status = "differ"
+            status = _confirm_difference(claim, rel, point)
         elif d1 <= tol1 and d2 <= tol2:
             status = "agree"
             digits = max(digits, float(-mpmath.log10(max(d1, d2) / max(m1, 1))))
@@ -305,8 +338,22 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
         return Outcome(status, min(digits, float(dps)), _fmt(l1), _fmt(r1), float(d1))
 
 
-def exact_difference_is_zero(claim: PreparedClaim, rel: Relation, point: Point) -> bool:
-    """Whether ``lhs - rhs`` is exactly 0 at the point (SymPy, exact values); False if unknown."""
+def _confirm_difference(claim: PreparedClaim, rel: Relation, point: Point) -> str:
+    """A numeric difference becomes ``differ`` unless exact arithmetic contradicts it."""
+    gap = exact_gap(claim, rel, point)
+    if gap == "undefined":
+        raise Undefined("not defined at this point (exact evaluation)")
+    return "unclear" if gap == "zero" else "differ"
+
+
+def exact_gap(claim: PreparedClaim, rel: Relation, point: Point) -> str:
+    """``lhs - rhs`` at the point in exact arithmetic (SymPy): ``zero``, ``nonzero``,
+    ``undefined`` (a 0/0 or a non-real value there) or ``unknown``.
+
+    This is how a numeric difference is confirmed before it is called a counterexample: at a
+    singular point (a constant vector with eps = 0) rounding noise divided by rounding noise
+    can look like a stable value.
+    """
     from .anyd import Unsupported
     from .explicit import Explicit
     from .zero import is_zero
@@ -319,10 +366,45 @@ def exact_difference_is_zero(claim: PreparedClaim, rel: Relation, point: Point) 
                 subs.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
             elif name in eng.syms:
                 subs[eng.syms[name]] = _exact(val)
+        for name, val in point.values.items():
+            if name in eng.mat_syms:
+                m = eng.mat_syms[name]
+                subs.update({m[i, j]: _exact(val[i][j]) for i in range(m.rows)
+                             for j in range(m.cols)})
         gap = gap.subs(subs)
         entries = list(gap) if isinstance(gap, sp.MatrixBase) else [gap]
-        return all(not e.free_symbols and is_zero(e) for e in entries)
     except (Unsupported, TypeError, ValueError, ZeroDivisionError, sp.PolynomialError):
+        return "unknown"
+    if any(e.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.I) for e in entries):
+        return "undefined"
+    if any(e.free_symbols for e in entries):
+        return "unknown"
+    if all(is_zero(e) or _algebraic_zero(e) for e in entries):
+        return "zero"
+    for e in entries:
+        try:
+            val = e.evalf(40)
+        except (TypeError, ValueError):  # pragma: no cover - SymPy evaluation failure
+            return "unknown"
+        if val.is_Number and abs(val) > sp.Float("1e-30"):
+            return "nonzero"
+    return "unknown"
+
+
+def exact_difference_is_zero(claim: PreparedClaim, rel: Relation, point: Point) -> bool:
+    """Whether ``lhs - rhs`` is exactly 0 at the point; False when unknown."""
+    return exact_gap(claim, rel, point) == "zero"
+
+
+def _algebraic_zero(e: sp.Expr) -> bool:
+    """An algebraic constant is 0 exactly when its minimal polynomial is x (sqrt(3+2*sqrt 2)
+    - 1 - sqrt 2); False when unknown (transcendental parts, or too big to try)."""
+    if e.has(sp.exp, sp.log, sp.Abs) or sp.count_ops(e) > 60:
+        return False
+    try:
+        z = sp.Dummy("z")
+        return sp.minimal_polynomial(e, z) == z
+    except (NotImplementedError, sp.PolynomialError, ValueError):
         return False
 
 
@@ -338,6 +420,7 @@ def _rand_rational(rng: random.Random, lo: Fraction, hi: Fraction) -> Fraction:
 
 def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
                  solver=None, index: int = 2) -> Point | None:
+    # the probes cycle every 8 points: +, -, zero/constant, large, tiny, medium magnitudes
     """A random exact-rational point satisfying the simple bounds and the hypotheses."""
     bounds: dict[str, list[tuple[str, Fraction]]] = {}
     for a in claim.assumptions:
@@ -359,14 +442,14 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
             elif op in ("<", "<="):
                 hi = min(hi, v)
                 lo = min(lo, v - 5)
-        special = _special_value(index, rng)
+        special = _special_value(index % 8, rng)
         if special is not None and all(_holds(special, op, v) for op, v in bs):
             values[s] = special
             continue
         for _ in range(50):
             x = _rand_rational(rng, lo, hi)
-            if index < 2 and lo < 0 < hi:  # the first two points cover both signs
-                x = abs(x) if index == 0 else -abs(x)
+            if index % 8 < 2 and lo < 0 < hi:  # points 0 and 1 of a cycle: both signs
+                x = abs(x) if index % 8 == 0 else -abs(x)
             if x != 0 and all(_holds(x, op, v) for op, v in bs):
                 values[s] = x
                 break
@@ -374,9 +457,15 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
             return None
     # every other point uses small vector entries, so constraints such as x.T*x == d
     # leave a real solution for the last component
-    r = Fraction(5) if index % 2 == 0 else Fraction(1, 2 * d)
     for v in claim.vectors:
-        values[v] = [_rand_rational(rng, -r, r) for _ in range(d)]
+        special = _special_vector(index % 8, d, rng)
+        if special is not None:
+            values[v] = special
+        elif index % 2 == 0:
+            values[v] = [_rand_rational(rng, Fraction(-5), Fraction(5)) for _ in range(d)]
+        else:  # small but never all zero
+            values[v] = [Fraction(rng.choice((1, -1)) * rng.randint(1, 9), 10 * d)
+                         for _ in range(d)]
     for m in claim.matrices:
         values[m] = [[_rand_rational(rng, Fraction(-3), Fraction(3)) for _ in range(d)]
                      for _ in range(d)]
@@ -387,12 +476,25 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
 
 
 def _special_value(index: int, rng: random.Random) -> Fraction | None:
-    """Points 2..7 probe zero, large and tiny magnitudes of both signs for every scalar."""
-    return {2: Fraction(0), 3: Fraction(10 ** rng.choice((2, 3))),
-            4: Fraction(-(10 ** rng.choice((2, 3)))),
-            5: Fraction(rng.choice((1, -1)), 10 ** rng.choice((3, 6))),
-            6: Fraction(rng.randint(6, 40), rng.choice((1, 3))),
-            7: Fraction(-rng.randint(6, 40), rng.choice((1, 3)))}.get(index)
+    """Points 2..7 probe 0, large, tiny, unit and medium magnitudes; each scalar draws its
+    own sign."""
+    sign = rng.choice((1, -1))
+    value = {2: Fraction(0), 3: Fraction(10 ** rng.choice((2, 3))),
+             4: Fraction(10 ** rng.choice((2, 3))), 5: Fraction(1, 10 ** rng.choice((3, 6))),
+             6: Fraction(1), 7: Fraction(rng.randint(6, 40), rng.choice((1, 3)))}.get(index)
+    return None if value is None else sign * value
+
+
+def _special_vector(index: int, d: int, rng: random.Random) -> list[Fraction] | None:
+    """Points 2..4 probe degenerate vectors: constant (zero variance), a basis vector, zero."""
+    if index == 2:
+        return [Fraction(rng.choice((1, -1)) * rng.randint(1, 9), rng.choice((1, 2)))] * d
+    if index == 3:
+        k = rng.randrange(d)
+        return [Fraction(rng.randint(1, 9)) if i == k else Fraction(0) for i in range(d)]
+    if index == 4:
+        return [Fraction(0)] * d
+    return None
 
 
 def _holds(x: Fraction, op: str, v: Fraction) -> bool:
@@ -427,10 +529,10 @@ def solve_hypotheses(claim: PreparedClaim, point: Point, root: int = 1) -> Point
             return None
         # an exact value: rational, or algebraic such as sqrt(17)/2 (kept exact)
         exact = Fraction(int(val.p), int(val.q)) if val.is_Rational else val
-        name, _, idx = s.name.rpartition("_")
-        if name in eng.vec_syms and idx.isdigit():
+        if s in eng.component_of:
+            name, idx = eng.component_of[s]
             vec = list(values[name])  # type: ignore[arg-type]
-            vec[int(idx) - 1] = exact
+            vec[idx] = exact
             values[name] = vec
         else:
             values[s.name] = exact
