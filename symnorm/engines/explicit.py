@@ -23,8 +23,11 @@ __all__ = ["Explicit", "prove_at", "entries"]
 class Explicit:
     """Evaluates expanded expressions to SymPy scalars and matrices at dimension ``d``."""
 
-    def __init__(self, claim: PreparedClaim, d: int) -> None:
+    def __init__(self, claim: PreparedClaim, d: int, fixed: dict | None = None) -> None:
+        """``fixed`` maps names to exact values (SymPy numbers or matrices) used instead of
+        symbols: exact evaluation at a point without building the symbolic expression."""
         self.claim, self.d = claim, d
+        self.fixed = fixed or {}
         self.syms = scalar_symbols(claim)
         self.syms.pop("d")
         self.subs = substitutions(claim, self.syms)
@@ -56,6 +59,8 @@ class Explicit:
                 return sp.ones(d, 1)
             if e.id == "d":
                 return sp.Integer(d)
+            if e.id in self.fixed:
+                return self.fixed[e.id]
             if e.id in self.vec_syms:
                 return sp.Matrix(self.vec_syms[e.id])
             if e.id in self.mat_syms:

@@ -357,21 +357,22 @@ def exact_gap(claim: PreparedClaim, rel: Relation, point: Point) -> str:
     from .anyd import Unsupported
     from .explicit import Explicit
     from .zero import is_zero
+    from .explicit import _jacobian_vars
     try:
-        eng = Explicit(claim, point.d)
+        # everything but the differentiation variables is exact from the start
+        jac = _jacobian_vars(rel)
+        fixed = {n: _exact_value(v) for n, v in point.values.items() if n not in jac}
+        eng = Explicit(claim, point.d, fixed=fixed)
         gap = eng.value(rel.left) - eng.value(rel.right)
         subs = {}
-        for name, val in point.values.items():
+        for name in jac & set(point.values):
+            val = point.values[name]
             if name in eng.vec_syms:
                 subs.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
             elif name in eng.syms:
                 subs[eng.syms[name]] = _exact(val)
-        for name, val in point.values.items():
-            if name in eng.mat_syms:
-                m = eng.mat_syms[name]
-                subs.update({m[i, j]: _exact(val[i][j]) for i in range(m.rows)
-                             for j in range(m.cols)})
-        gap = gap.subs(subs)
+        if subs:
+            gap = gap.subs(subs)
         entries = list(gap) if isinstance(gap, sp.MatrixBase) else [gap]
     except (Unsupported, TypeError, ValueError, ZeroDivisionError, sp.PolynomialError):
         return "unknown"
@@ -406,6 +407,15 @@ def _algebraic_zero(e: sp.Expr) -> bool:
         return sp.minimal_polynomial(e, z) == z
     except (NotImplementedError, sp.PolynomialError, ValueError):
         return False
+
+
+def _exact_value(v):
+    """A point coordinate as an exact SymPy scalar, column or matrix."""
+    if isinstance(v, list):
+        if v and isinstance(v[0], list):
+            return sp.Matrix([[_exact(x) for x in row] for row in v])
+        return sp.Matrix([_exact(x) for x in v])
+    return _exact(v)
 
 
 def _exact(x) -> sp.Expr:
