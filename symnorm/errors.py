@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-__all__ = ["SymnormError", "SpecError", "SourceError", "LimitError", "InternalError"]
+__all__ = ["InternalError", "LimitError", "SourceError", "SpecError", "SymnormError"]
 
 
 class SymnormError(Exception):

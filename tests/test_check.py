@@ -29,7 +29,7 @@ def status_of(text: str, label: str, **kw) -> str:
 
 def verdict_of(text: str, label: str, **kw):
     kw.setdefault("sandbox", False)
-    return [v for v in check_text(text, **kw).verdicts if v.label == label][0]
+    return next(v for v in check_text(text, **kw).verdicts if v.label == label)
 
 
 # --- every status ---------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def test_missing_assumption_mutant_is_refuted():
 # --- the paper's document, exit codes and JSON ------------------------------------------------
 
 def run_cli(*args: str, timeout: float = 300):
-    return subprocess.run([sys.executable, "-m", "symnorm", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "symnorm", *args], capture_output=True, check=False,
                           text=True, timeout=timeout, cwd=ROOT)
 
 
@@ -213,7 +213,7 @@ def test_only_selects_one_claim(tmp_path):
 
 def test_exit_code_function():
     from symnorm.check.verdict import Verdict
-    mk = lambda s: Verdict("f", 1, "l", "", s)  # noqa: E731
+    mk = lambda s: Verdict("f", 1, "l", "", s)
     assert exit_code([mk("proved"), mk("confirmed"), mk("proved-for")]) == 0
     assert exit_code([mk("proved"), mk("refuted"), mk("error")]) == 1
     assert exit_code([mk("proved"), mk("undecided")]) == 2
@@ -229,7 +229,7 @@ def test_pytest_plugin_collects_claims(tmp_path):
     plugin = [] if installed else ["-p", "symnorm.check.pytest_plugin"]
     p = subprocess.run([sys.executable, "-m", "pytest", *plugin,
                         str(f), "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path)],
-                       capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                       capture_output=True, check=False, text=True, timeout=300, cwd=tmp_path,
                        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert "1 failed, 1 passed" in p.stdout, p.stdout + p.stderr
     assert "counterexample" in p.stdout and "--only bad" in p.stdout

@@ -14,15 +14,15 @@ import time
 import zlib
 from dataclasses import replace
 
-from ..errors import InternalError
-from ..lang.context import PreparedClaim, _names
-from ..lang.syntax import Relation
 from ..engines import anyd, explicit
 from ..engines.anyd import Unsupported
 from ..engines.numclaim import Point, Undefined, classify, sample_point, solve_hypotheses
+from ..errors import InternalError
+from ..lang.context import PreparedClaim, _names
+from ..lang.syntax import Relation
 from .verdict import CONFIRMED, PROVED, PROVED_FOR, REFUTED, UNDECIDED, Verdict
 
-__all__ = ["decide", "DEFAULT_DS"]
+__all__ = ["DEFAULT_DS", "decide"]
 
 DEFAULT_DS = (2, 3, 4, 5, 6, 7, 8)
 #: numeric sampling goes beyond the explicit engine's dimensions before confirming
@@ -245,7 +245,7 @@ def _explicit_dims(claim: PreparedClaim, rel: Relation, ds, deadline: float) -> 
 
 def _cross_check(claim: PreparedClaim, rel: Relation, num: _Numeric, dims, deadline) -> None:
     """A general proof must survive the explicit engine at small d and the numeric engine."""
-    agree, differ, unclear = num.run(rel, dims[:3], per_d=1)
+    agree, differ, _ = num.run(rel, dims[:3], per_d=1)
     if differ:
         raise InternalError(
             f"engines disagree on claim {claim.label!r}: the any-d engine proved it but the "
@@ -296,6 +296,7 @@ def _where(claim: PreparedClaim, what: str, point: dict | None) -> str:
 def _exact_inequality(claim: PreparedClaim, d: int) -> bool | None:
     """Decide an inequality between constants exactly; None when symbols remain."""
     import sympy as sp
+
     from ..engines.zero import is_zero
     try:
         eng = explicit.Explicit(claim, d)
@@ -321,8 +322,9 @@ def _exact_inequality(claim: PreparedClaim, d: int) -> bool | None:
 
 def _exact_holds(value, op: str, bound) -> bool:
     """``value op bound`` for an exact point coordinate (Fraction or exact SymPy number)."""
-    import sympy as sp
     from fractions import Fraction
+
+    import sympy as sp
     x = sp.Rational(value.numerator, value.denominator) if isinstance(value, Fraction) \
         else value
     b = sp.Rational(bound.numerator, bound.denominator)

@@ -17,7 +17,7 @@ import pytest
 from .verdict import Verdict
 
 
-def pytest_collect_file(parent, file_path: Path):  # noqa: ANN001
+def pytest_collect_file(parent, file_path: Path):
     if file_path.suffix == ".md" and file_path.is_file():
         try:
             text = file_path.read_text(encoding="utf-8", errors="replace")
@@ -49,7 +49,7 @@ class ClaimItem(pytest.Item):
         if not self.verdict.ok:
             raise ClaimFailed(self.verdict)
 
-    def repr_failure(self, excinfo, style=None):  # noqa: ANN001
+    def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ClaimFailed):
             v = self.verdict
             lines = [f"{v.file}:{v.line}: claim {v.label!r} is {v.status}",

@@ -16,17 +16,24 @@ import re
 import resource
 import sys
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
-from typing import Callable, Iterable
 
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
 from ..lang.document import Document, parse_text, read_document
 from .verdict import ERROR, UNDECIDED, DocumentResult, Verdict
 
-__all__ = ["check_document", "check_text", "check_paths", "collect_paths", "MEMORY_LIMIT",
-           "MAX_DPS", "MIN_DPS"]
+__all__ = [
+    "MAX_DPS",
+    "MEMORY_LIMIT",
+    "MIN_DPS",
+    "check_document",
+    "check_paths",
+    "check_text",
+    "collect_paths",
+]
 
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
 MIN_DPS, MAX_DPS = 30, 1000

@@ -14,9 +14,20 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 __all__ = [
-    "PROVED", "PROVED_FOR", "CONFIRMED", "REFUTED", "UNDECIDED", "ERROR", "STATUSES",
-    "Verdict", "DocumentResult", "summarize", "exit_code", "CLAIM_KEYS", "claim_json",
+    "CLAIM_KEYS",
+    "CONFIRMED",
+    "ERROR",
+    "PROVED",
+    "PROVED_FOR",
+    "REFUTED",
+    "STATUSES",
+    "UNDECIDED",
+    "DocumentResult",
+    "Verdict",
     "check_payload",
+    "claim_json",
+    "exit_code",
+    "summarize",
 ]
 
 PROVED = "proved"

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     progress = None
     interactive = not args.json and sys.stderr.isatty()
     if interactive:
-        def progress(v):  # noqa: ANN001
+        def progress(v):
             print(f"  ... {v.label}: {v.status}", file=sys.stderr)
     results = check_paths(args.paths, timeout=args.timeout, dps=args.dps, only=args.only,
                           progress=progress)

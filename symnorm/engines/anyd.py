@@ -32,7 +32,7 @@ from ..lang.context import PreparedClaim
 from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
 from .zero import is_zero
 
-__all__ = ["Unsupported", "AnyD", "Vec", "Mat", "prove_any_d", "scalar_symbols"]
+__all__ = ["AnyD", "Mat", "Unsupported", "Vec", "prove_any_d", "scalar_symbols"]
 
 
 class Unsupported(Exception):
@@ -202,7 +202,7 @@ class AnyD:
                                            for q, y in b.coeffs.items()})
             raise Unsupported("shape mismatch in product")  # the checker rejects these
         if isinstance(a, Mat) and isinstance(b, Vec):
-            out = dict((p, a.alpha * c) for p, c in b.coeffs.items())
+            out = {p: a.alpha * c for p, c in b.coeffs.items()}
             for (p, q), m in a.terms.items():
                 w = m * sp.Add(*[c * self.G(q, r) for r, c in b.coeffs.items()])
                 out[p] = out.get(p, sp.Integer(0)) + w

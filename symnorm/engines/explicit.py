@@ -13,11 +13,16 @@ import sympy as sp
 from ..lang.context import PreparedClaim
 from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
 from .anyd import (
-    Unsupported, _power, check_smooth, real_function, scalar_symbols, substitutions,
+    Unsupported,
+    _power,
+    check_smooth,
+    real_function,
+    scalar_symbols,
+    substitutions,
 )
 from .zero import is_zero
 
-__all__ = ["Explicit", "prove_at", "entries"]
+__all__ = ["Explicit", "entries", "prove_at"]
 
 
 class Explicit:
@@ -35,9 +40,7 @@ class Explicit:
         # x_1 must never be the same SymPy symbol as the first entry of the vector x
         self.vec_syms = {v: [sp.Symbol(f"{v}[{i}]", real=True) for i in range(1, d + 1)]
                          for v in claim.vectors}
-        self.mat_syms = {m: sp.Matrix(d, d, lambda i, j: sp.Symbol(f"{m}[{i + 1},{j + 1}]",
-                                                                   real=True))
-                         for m in claim.matrices}
+        self.mat_syms = {m: _matrix_symbols(m, d) for m in claim.matrices}
         self.component_of = {s: (v, i) for v, ss in self.vec_syms.items()
                              for i, s in enumerate(ss)}
         self._memo: dict[int, object] = {}
@@ -176,6 +179,10 @@ class Explicit:
                 a, b, c = p.all_coeffs()
                 return s, (-b + root * sp.sqrt(b ** 2 - 4 * a * c)) / (2 * a)
         return None
+
+
+def _matrix_symbols(name: str, d: int) -> sp.Matrix:
+    return sp.Matrix(d, d, lambda i, j: sp.Symbol(f"{name}[{i + 1},{j + 1}]", real=True))
 
 
 def _jacobian_vars(rel: Relation) -> set[str]:

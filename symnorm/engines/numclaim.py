@@ -24,7 +24,7 @@ from ..lang.context import PreparedClaim
 from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
 from .anyd import _simple_bound
 
-__all__ = ["Point", "Outcome", "sample_point", "evaluate_relation", "classify", "MAX_DPS"]
+__all__ = ["MAX_DPS", "Outcome", "Point", "classify", "evaluate_relation", "sample_point"]
 
 MAX_DPS = 1000
 MAX_POWER_BITS = 10 ** 7  # a power whose size exceeds this many bits is not evaluated
@@ -355,9 +355,8 @@ def exact_gap(claim: PreparedClaim, rel: Relation, point: Point) -> str:
     can look like a stable value.
     """
     from .anyd import Unsupported
-    from .explicit import Explicit
+    from .explicit import Explicit, _jacobian_vars
     from .zero import is_zero
-    from .explicit import _jacobian_vars
     try:
         # everything but the differentiation variables is exact from the start
         jac = _jacobian_vars(rel)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-__all__ = ["is_zero", "Radicals"]
+__all__ = ["Radicals", "is_zero"]
 
 
 class Radicals:

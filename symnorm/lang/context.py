@@ -22,11 +22,26 @@ from fractions import Fraction
 
 from ..errors import LimitError, SourceError, SpecError
 from .syntax import (
-    Assume, BinOp, Call, Claim, Declare, Expr, Figure, Let, Name, Neg, Num, Pos, Relation,
-    Statement, Transpose, Use, VectorLit,
+    Assume,
+    BinOp,
+    Call,
+    Claim,
+    Declare,
+    Expr,
+    Figure,
+    Let,
+    Name,
+    Neg,
+    Num,
+    Pos,
+    Relation,
+    Statement,
+    Transpose,
+    Use,
+    VectorLit,
 )
 
-__all__ = ["Scope", "PreparedClaim", "SCALAR", "COL", "ROW", "MAT", "BUILTIN_FUNCTIONS"]
+__all__ = ["BUILTIN_FUNCTIONS", "COL", "MAT", "ROW", "SCALAR", "PreparedClaim", "Scope"]
 
 SCALAR, COL, ROW, MAT = "scalar", "vector", "row vector", "matrix"
 BUILTIN_NAMES = ("I", "ones", "d")
@@ -256,7 +271,7 @@ class Scope:
 
     def _check_relation(self, rel: Relation) -> None:
         left, right = self.shape(rel.left), self.shape(rel.right)
-        zero = lambda e: isinstance(e, Num) and e.value == 0  # noqa: E731
+        zero = lambda e: isinstance(e, Num) and e.value == 0
         if rel.op in ("==", "!="):
             if left != right and not zero(rel.left) and not zero(rel.right):
                 raise self._err(f"cannot compare a {left} with a {right}", rel.pos,
@@ -272,7 +287,7 @@ class Scope:
         if count[0] > MAX_NODES:
             raise LimitError(f"{self.file}:{e.pos}: expression too large after expanding "
                              f"definitions (more than {MAX_NODES} nodes)")
-        rec = lambda x: self.expand(x, local, count)  # noqa: E731
+        rec = lambda x: self.expand(x, local, count)
         if isinstance(e, Num):
             return e
         if isinstance(e, Name):
@@ -312,7 +327,7 @@ class Scope:
                         f"(`let {e.id} = ...`) or `use` a vocabulary that has it")
 
     def _expand_call(self, e: Call, local: dict[str, Expr], count: list[int]) -> Expr:
-        rec = lambda x: self.expand(x, local, count)  # noqa: E731
+        rec = lambda x: self.expand(x, local, count)
         f = e.func
         if e.batch is not None:
             if f != "BN" or len(e.args) != 1:
@@ -387,7 +402,7 @@ class Scope:
         return memo[key]
 
     def _shape(self, e: Expr, memo: dict[int, str]) -> str:
-        sh = lambda x: self.shape(x, memo)  # noqa: E731
+        sh = lambda x: self.shape(x, memo)
         if isinstance(e, Num):
             return SCALAR
         if isinstance(e, Name):

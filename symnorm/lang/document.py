@@ -22,7 +22,7 @@ from ..errors import LimitError, SourceError
 from .context import Scope
 from .parser import parse_statement
 
-__all__ = ["Block", "Document", "parse_text", "read_document", "MAX_DOCUMENT_BYTES"]
+__all__ = ["MAX_DOCUMENT_BYTES", "Block", "Document", "parse_text", "read_document"]
 
 MAX_DOCUMENT_BYTES = 2_000_000
 
@@ -84,7 +84,7 @@ def parse_text(source: str, path: str = "<text>") -> Document:
             stripped = raw.strip()
             if not stripped or stripped.startswith("#"):
                 continue
-            if stripped.startswith("latex ") or stripped.startswith("latex\t"):
+            if stripped.startswith(("latex ", "latex\t")):
                 _latex_statement(doc, raw, lineno)
                 continue
             try:

@@ -7,7 +7,7 @@ error carries ``file:line:column``, the offending text and what would be accepte
 >>> str(parse_expression("J*c == eps/s**3*c"))
 'J * c == eps / s ** 3 * c'
 >>> str(parse_statement("claim pair: BN(0; [0, b]) == -b/sqrt(b^2 + 4*eps)").relation)
-'BN(0; [0, b]) == -b / sqrt(b ** 2 + 4 * eps)'
+'BN(0; [0, b]) == (-b) / sqrt(b ** 2 + 4 * eps)'
 """
 
 from __future__ import annotations
@@ -18,11 +18,26 @@ from fractions import Fraction
 
 from ..errors import SourceError
 from .syntax import (
-    Assume, BinOp, Call, Claim, Declare, Expr, Figure, Let, Name, Neg, Num, Pos, Relation,
-    Statement, Transpose, Use, VectorLit,
+    Assume,
+    BinOp,
+    Call,
+    Claim,
+    Declare,
+    Expr,
+    Figure,
+    Let,
+    Name,
+    Neg,
+    Num,
+    Pos,
+    Relation,
+    Statement,
+    Transpose,
+    Use,
+    VectorLit,
 )
 
-__all__ = ["parse_statement", "parse_expression", "parse_relation", "LIMITS", "KEYWORDS"]
+__all__ = ["KEYWORDS", "LIMITS", "parse_expression", "parse_relation", "parse_statement"]
 
 #: Safety caps, each reported with a clear message.
 LIMITS = {

@@ -14,12 +14,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Union
 
 __all__ = [
-    "Pos", "Num", "Name", "BinOp", "Neg", "Transpose", "Call", "VectorLit", "Relation",
-    "Expr", "Use", "Declare", "Let", "Assume", "Claim", "Figure", "Statement", "RELATIONS",
     "BINOPS",
+    "RELATIONS",
+    "Assume",
+    "BinOp",
+    "Call",
+    "Claim",
+    "Declare",
+    "Expr",
+    "Figure",
+    "Let",
+    "Name",
+    "Neg",
+    "Num",
+    "Pos",
+    "Relation",
+    "Statement",
+    "Transpose",
+    "Use",
+    "VectorLit",
 ]
 
 RELATIONS = ("==", "!=", "<", "<=", ">", ">=")
@@ -67,8 +82,8 @@ class BinOp:
     """``left op right`` with ``op`` in :data:`BINOPS`."""
 
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     pos: Pos = field(compare=False)
 
     def __str__(self) -> str:
@@ -79,7 +94,7 @@ class BinOp:
 class Neg:
     """Unary minus."""
 
-    operand: "Expr"
+    operand: Expr
     pos: Pos = field(compare=False)
 
     def __str__(self) -> str:
@@ -91,7 +106,7 @@ class Neg:
 class Transpose:
     """``operand.T``."""
 
-    operand: "Expr"
+    operand: Expr
     pos: Pos = field(compare=False)
 
     def __str__(self) -> str:
@@ -109,9 +124,9 @@ class Call:
     """
 
     func: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     pos: Pos = field(compare=False)
-    batch: tuple["Expr", ...] | None = None
+    batch: tuple[Expr, ...] | None = None
     params: tuple[str, ...] = ()
 
     def __str__(self) -> str:
@@ -125,14 +140,14 @@ class Call:
 class VectorLit:
     """A literal column vector ``[1, 2, 4]`` (only where the dimension is concrete)."""
 
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
     pos: Pos = field(compare=False)
 
     def __str__(self) -> str:
         return "[" + ", ".join(str(i) for i in self.items) + "]"
 
 
-Expr = Union[Num, Name, BinOp, Neg, Transpose, Call, VectorLit]
+Expr = Num | Name | BinOp | Neg | Transpose | Call | VectorLit
 
 
 @dataclass(frozen=True)
@@ -214,7 +229,7 @@ class Figure:
     pos: Pos = field(compare=False)
 
 
-Statement = Union[Use, Declare, Let, Assume, Claim, Figure]
+Statement = Use | Declare | Let | Assume | Claim | Figure
 
 
 _PREC = {"+": 1, "-": 1, "*": 2, "@": 2, "/": 2, "**": 4}

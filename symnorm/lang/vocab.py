@@ -15,12 +15,12 @@ let Jr = jacobian(RMS(x), x)
 from __future__ import annotations
 
 import inspect
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import SpecError
 from ..spec import NormSpec, layer_norm, rms_norm
 
-__all__ = ["VOCABULARIES", "vocabulary_text", "register", "normalizer_text"]
+__all__ = ["VOCABULARIES", "normalizer_text", "register", "vocabulary_text"]
 
 
 def normalizer_text(spec: NormSpec, y: str) -> str:
@@ -105,7 +105,10 @@ def vocabulary_text(name: str, options: dict[str, object]) -> str:
 
 def _register_family() -> None:
     from ..family.vocabularies import (
-        groupnorm_spec, groupnorm_vocabulary, instancenorm_spec, instancenorm_vocabulary,
+        groupnorm_spec,
+        groupnorm_vocabulary,
+        instancenorm_spec,
+        instancenorm_vocabulary,
     )
     register("groupnorm", groupnorm_spec, groupnorm_vocabulary)
     register("instancenorm", instancenorm_spec, instancenorm_vocabulary)
