@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..lang.context import PreparedClaim
-from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
+from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Relation, Transpose
 from .anyd import (
     Unsupported,
     _power,
@@ -20,17 +20,21 @@ from .anyd import (
     scalar_symbols,
     substitutions,
 )
+from .walk import TreeEvaluator
 from .zero import is_zero
 
 __all__ = ["Explicit", "entries", "prove_at"]
 
 
-class Explicit:
+class Explicit(TreeEvaluator):
     """Evaluates expanded expressions to SymPy scalars and matrices at dimension ``d``."""
+
+    matrix_type = sp.MatrixBase
 
     def __init__(self, claim: PreparedClaim, d: int, fixed: dict | None = None) -> None:
         """``fixed`` maps names to exact values (SymPy numbers or matrices) used instead of
         symbols: exact evaluation at a point without building the symbolic expression."""
+        super().__init__()
         self.claim, self.d = claim, d
         self.fixed = fixed or {}
         self.syms = scalar_symbols(claim)
@@ -43,79 +47,46 @@ class Explicit:
         self.mat_syms = {m: _matrix_symbols(m, d) for m in claim.matrices}
         self.component_of = {s: (v, i) for v, ss in self.vec_syms.items()
                              for i, s in enumerate(ss)}
-        self._memo: dict[int, object] = {}
 
-    def value(self, e: Expr):
-        key = id(e)
-        if key not in self._memo:
-            self._memo[key] = self._value(e)
-        return self._memo[key]
+    # --- primitives of the shared walk ------------------------------------------------
+    def number(self, p: int, q: int) -> sp.Expr:
+        return sp.Rational(p, q)
 
-    def _value(self, e: Expr):
-        d = self.d
-        if isinstance(e, Num):
-            return sp.Rational(e.value.numerator, e.value.denominator)
-        if isinstance(e, Name):
-            if e.id == "I":
-                return sp.eye(d)
-            if e.id == "ones":
-                return sp.ones(d, 1)
-            if e.id == "d":
-                return sp.Integer(d)
-            if e.id in self.fixed:
-                return self.fixed[e.id]
-            if e.id in self.vec_syms:
-                return sp.Matrix(self.vec_syms[e.id])
-            if e.id in self.mat_syms:
-                return self.mat_syms[e.id]
-            s = self.syms[e.id]
-            return self.subs.get(s, s)
-        if isinstance(e, Neg):
-            return -self.value(e.operand)
-        if isinstance(e, Transpose):
-            v = self.value(e.operand)
-            return v.T if isinstance(v, sp.MatrixBase) else v
-        if isinstance(e, VectorLit):
-            return sp.Matrix([self.value(i) for i in e.items])
-        if isinstance(e, BinOp):
-            a, b = self.value(e.left), self.value(e.right)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op in ("*", "@"):
-                out = a * b
-                if isinstance(out, sp.MatrixBase) and isinstance(a, sp.MatrixBase) \
-                        and isinstance(b, sp.MatrixBase) and a.rows == 1 and b.cols == 1:
-                    return out[0, 0]
-                return out
-            if e.op == "/":
-                return a / b
-            if e.op == "**":
-                if isinstance(a, sp.MatrixBase):
-                    return a ** int(b)
-                return _power(a, b)
-        if isinstance(e, Call):
-            return self._call(e)
-        raise Unsupported(f"unsupported construct {e}")  # pragma: no cover
+    def name(self, name: str):
+        if name == "I":
+            return sp.eye(self.d)
+        if name == "ones":
+            return sp.ones(self.d, 1)
+        if name == "d":
+            return sp.Integer(self.d)
+        if name in self.fixed:
+            return self.fixed[name]
+        if name in self.vec_syms:
+            return sp.Matrix(self.vec_syms[name])
+        if name in self.mat_syms:
+            return self.mat_syms[name]
+        s = self.syms[name]
+        return self.subs.get(s, s)
 
-    def _call(self, e: Call):
-        if e.func == "jacobian":
-            var = e.args[1]
-            assert isinstance(var, Name)
-            f = self.value(e.args[0])
-            if var.id in self.vec_syms:
-                xs = self.vec_syms[var.id]
-                out = (f if isinstance(f, sp.MatrixBase) else sp.Matrix([f])).jacobian(xs)
-            else:
-                out = f.diff(self.syms[var.id])
-            for c in entries(out):
-                check_smooth(c)
-            return out
-        a = self.value(e.args[0])
-        if e.func == "trace":
-            return a.trace()
-        return real_function(e.func, a)
+    def column(self, items: list) -> sp.Matrix:
+        return sp.Matrix(items)
+
+    def power(self, a: sp.Expr, b: sp.Expr) -> sp.Expr:
+        return _power(a, b)
+
+    def function(self, name: str, a: sp.Expr) -> sp.Expr:
+        return real_function(name, a)
+
+    def jacobian(self, body: Expr, var: str):
+        f = self.value(body)
+        if var in self.vec_syms:
+            xs = self.vec_syms[var]
+            out = (f if isinstance(f, sp.MatrixBase) else sp.Matrix([f])).jacobian(xs)
+        else:
+            out = f.diff(self.syms[var])
+        for c in entries(out):
+            check_smooth(c)
+        return out
 
     def hypothesis_solution(self, root: int = 0) -> dict[sp.Symbol, sp.Expr]:
         """Solve the ``given`` equations for components of the free vectors (or scalars).

@@ -21,8 +21,9 @@ import mpmath
 import sympy as sp
 
 from ..lang.context import PreparedClaim
-from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
+from ..lang.syntax import BinOp, Call, Expr, Neg, Num, Relation, Transpose, VectorLit
 from .anyd import _simple_bound
+from .walk import TreeEvaluator
 
 __all__ = ["MAX_DPS", "Outcome", "Point", "classify", "evaluate_relation", "sample_point"]
 
@@ -60,10 +61,14 @@ class Outcome:
     diff: float
 
 
-class _Eval:
+class _Eval(TreeEvaluator):
+    """The shared walk over mpmath numbers and matrices at one exact point."""
+
+    matrix_type = mpmath.matrix
+
     def __init__(self, claim: PreparedClaim, point: Point) -> None:
+        super().__init__()
         self.claim, self.point, self.d = claim, point, point.d
-        self._memo: dict[int, object] = {}
         self.over: dict[str, object] = {}
 
     def mp(self, v):
@@ -73,72 +78,42 @@ class _Eval:
             return mpmath.matrix([_mpf(x) for x in v])
         return _mpf(v)
 
-    def value(self, e: Expr):
-        key = id(e)
-        if key not in self._memo:
-            self._memo[key] = self._value(e)
-        return self._memo[key]
+    def number(self, p: int, q: int):
+        return mpmath.mpf(p) / q
 
-    def _value(self, e: Expr):
-        d = self.d
-        if isinstance(e, Num):
-            return mpmath.mpf(e.value.numerator) / e.value.denominator
-        if isinstance(e, Name):
-            if e.id in self.over:
-                return self.over[e.id]
-            if e.id == "I":
-                return mpmath.eye(d)
-            if e.id == "ones":
-                return mpmath.ones(d, 1)
-            if e.id == "d":
-                return mpmath.mpf(d)
-            return self.mp(self.point.values[e.id])
-        if isinstance(e, Neg):
-            return -self.value(e.operand)
-        if isinstance(e, Transpose):
-            v = self.value(e.operand)
-            return v.T if isinstance(v, mpmath.matrix) else v
-        if isinstance(e, VectorLit):
-            return mpmath.matrix([self.value(i) for i in e.items])
-        if isinstance(e, BinOp):
-            a, b = self.value(e.left), self.value(e.right)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op in ("*", "@"):
-                out = a * b
-                if isinstance(a, mpmath.matrix) and isinstance(b, mpmath.matrix) \
-                        and a.rows == 1 and b.cols == 1:
-                    return out[0, 0]
-                return out
-            if e.op == "/":
-                if b == 0:
-                    raise Undefined("division by zero")
-                return a / b
-            if e.op == "**":
-                if isinstance(a, mpmath.matrix):
-                    return a ** int(b)
-                if a == 0 and b <= 0 or a < 0 and b != int(b):
-                    raise Undefined("power undefined")
-                if a != 0 and abs(b) * max(1, abs(mpmath.log(abs(a), 2))) > MAX_POWER_BITS:
-                    raise Undefined("power too large to evaluate")
-                return a ** b
-        if isinstance(e, Call):
-            return self._call(e)
-        raise TypeError(e)  # pragma: no cover
+    def name(self, name: str):
+        if name in self.over:
+            return self.over[name]
+        if name == "I":
+            return mpmath.eye(self.d)
+        if name == "ones":
+            return mpmath.ones(self.d, 1)
+        if name == "d":
+            return mpmath.mpf(self.d)
+        return self.mp(self.point.values[name])
 
-    def _call(self, e: Call):
-        if e.func == "jacobian":
-            var = e.args[1]
-            assert isinstance(var, Name)
-            return self._jacobian(e.args[0], var.id)
-        a = self.value(e.args[0])
-        if e.func == "trace":
-            return sum(a[i, i] for i in range(a.rows))
-        if e.func in ("sqrt", "log") and a < 0 or e.func == "log" and a == 0:
-            raise Undefined(f"{e.func} of a negative number")
-        return {"sqrt": mpmath.sqrt, "abs": abs, "exp": mpmath.exp, "log": mpmath.log}[e.func](a)
+    def column(self, items: list):
+        return mpmath.matrix(items)
+
+    def divide(self, a, b):
+        if b == 0:
+            raise Undefined("division by zero")
+        return a / b
+
+    def power(self, a, b):
+        if a == 0 and b <= 0 or a < 0 and b != int(b):
+            raise Undefined("power undefined")
+        if a != 0 and abs(b) * max(1, abs(mpmath.log(abs(a), 2))) > MAX_POWER_BITS:
+            raise Undefined("power too large to evaluate")
+        return a ** b
+
+    def function(self, name: str, a):
+        if name in ("sqrt", "log") and a < 0 or name == "log" and a == 0:
+            raise Undefined(f"{name} of a negative number")
+        return {"sqrt": mpmath.sqrt, "abs": abs, "exp": mpmath.exp, "log": mpmath.log}[name](a)
+
+    def jacobian(self, body: Expr, var: str):
+        return self._jacobian(body, var)
 
     def _jacobian(self, body: Expr, var: str):
         """Central differences with Richardson extrapolation, at the current precision."""
