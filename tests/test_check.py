@@ -297,3 +297,19 @@ def test_quadratic_hypotheses_give_witnesses_but_not_proofs():
     res = {v.label: v for v in check_text(text, sandbox=False).verdicts}
     assert res["w"].status == "proved" and res["w"].engine == "numeric witness"
     assert res["one"].status == "proved" and res["one"].engine == "any-d"
+
+
+def test_bounds_on_d_restrict_dimensions():
+    text = doc("use layernorm", "assume d <= 3", "claim t: trace(P) <= 2",
+               "claim u: trace(P) == d - 1", "claim w: trace(P) <= 1")
+    res = {v.label: v for v in check_text(text, sandbox=False).verdicts}
+    assert res["t"].status == "proved" and "2..3" in res["t"].scope
+    assert res["u"].status == "proved" and "d <= 3" in res["u"].scope
+    assert res["w"].status == "refuted"  # false at d = 3
+
+
+def test_differences_hidden_below_the_first_precision_are_found():
+    text = doc("scalar a", "claim t: a**2 + 1 + 1/10**(2*100) == a**2 + 1",
+               "claim u: a**2 + 1 + 1/10**(2*20) == a**2 + 1")
+    res = {v.label: v.status for v in check_text(text, sandbox=False).verdicts}
+    assert res == {"t": "refuted", "u": "refuted"}

@@ -13,6 +13,7 @@ import random
 import time
 import zlib
 from dataclasses import replace
+from fractions import Fraction
 
 from ..engines import anyd, explicit
 from ..engines.anyd import Unsupported
@@ -42,12 +43,13 @@ def _has_vectors(c: PreparedClaim) -> bool:
 def _dims(c: PreparedClaim, ds: tuple[int, ...]) -> tuple[int, ...]:
     if c.d_value:
         return (c.d_value,)
-    lo = 2
-    for a in c.assumptions:
-        name, op, v = anyd._simple_bound(a)
-        if name == "d" and op in (">=", ">"):
-            lo = max(lo, int(v) + (op == ">"))
-    return tuple(d for d in ds if d >= lo) or (lo,)
+    def admissible(d: int) -> bool:
+        return _admissible(c, d)
+    chosen = tuple(d for d in ds if admissible(d))
+    if chosen:
+        return chosen
+    # every listed d is excluded: take the first admissible ones beyond them
+    return tuple(d for d in range(2, 200) if admissible(d))[:3]
 
 
 class _Numeric:
@@ -135,7 +137,20 @@ def _scope_all(c: PreparedClaim) -> str:
         return f"d = {c.d_value}"
     if not _has_vectors(c):
         return "all values of the free symbols"
-    return "every d >= 2"
+    bounds = [f"d {op} {v}" for name, op, v in map(anyd._simple_bound, c.assumptions)
+              if name == "d"]
+    return "every d >= 2" + (" with " + ", ".join(bounds) if bounds else "")
+
+
+def _admissible(c: PreparedClaim, d: int) -> bool:
+    """Whether dimension ``d`` satisfies the claim's assumptions on d."""
+    bounds = [b[1:] for b in map(anyd._simple_bound, c.assumptions) if b[0] == "d"]
+    return d >= 2 and all(_exact_holds(Fraction(d), op, v) for op, v in bounds)
+
+
+def _finitely_many_d(c: PreparedClaim) -> bool:
+    """Whether assumptions bound d from above (so the admissible d can all be checked)."""
+    return not c.d_value and not _admissible(c, 10_000)
 
 
 def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
@@ -174,11 +189,16 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                     v.counterexample = num.counterexample
                     v.scope = _where(claim, "witness", num.counterexample)
             elif op == "==":
-                done = _explicit_dims(claim, eq, dims if claim.d_value else ds, deadline)
+                done = _explicit_dims(claim, eq, dims, deadline)
                 if done and claim.d_value:
                     v.status, v.engine, v.scope = PROVED, "explicit", f"d = {claim.d_value}"
                 elif done and not _has_vectors(claim):
                     v.status, v.engine, v.scope = PROVED, "explicit", _scope_all(claim)
+                elif done and _finitely_many_d(claim) and \
+                        set(_dims(claim, tuple(range(2, 200)))) <= set(done):
+                    # an upper bound on d leaves finitely many d, and all of them are done
+                    v.status, v.engine = PROVED, "explicit"
+                    v.scope = f"every admissible d ({_ranges(done)})"
                 elif done:
                     v.status, v.engine = PROVED_FOR, "explicit"
                     v.scope = f"d = {_ranges(done)}"
@@ -194,11 +214,17 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 v.message = ("no witness found at the sampled points and no proof of identity"
                              + (f" ({reason})" if reason else ""))
     else:
-        exact = _exact_inequality(claim, dims[0]) if claim.d_value or \
-            not _has_vectors(claim) else None  # with d free, one d decides nothing
+        if dims and (claim.d_value or not _has_vectors(claim)):
+            exact = _exact_inequality(claim, dims[0])
+        elif dims and _finitely_many_d(claim):  # every admissible d, each exactly
+            each = [_exact_inequality(claim, d) for d in dims]
+            exact = None if None in each else all(each)
+        else:
+            exact = None  # with d free, one d decides nothing
         if exact is not None:
             v.status, v.engine = (PROVED if exact else REFUTED), "exact"
-            v.scope = "exact evaluation (no free symbols)"
+            v.scope = "exact evaluation (no free symbols)" if claim.d_value or \
+                not _has_vectors(claim) else f"exact at every admissible d ({_ranges(list(dims))})"
             if not exact:
                 v.counterexample = {"proof": "both sides are constants and the relation is "
                                     "false when they are evaluated exactly"}
@@ -339,6 +365,7 @@ def _exact_holds(value, op: str, bound) -> bool:
 
 def _numeric_dims(claim: PreparedClaim, dims: tuple[int, ...]) -> tuple[int, ...]:
     """The explicit engine's dimensions plus larger ones, when d is free."""
-    if claim.d_value or not _has_vectors(claim) or claim.matrices:
+    if claim.d_value or not _has_vectors(claim) or claim.matrices or not dims:
         return dims  # free matrices make large d expensive (d*d unknowns)
-    return dims + tuple(d for d in NUMERIC_EXTRA_DS if d > max(dims))
+    extra = _dims(claim, NUMERIC_EXTRA_DS)
+    return dims + tuple(d for d in extra if d > max(dims) and d in NUMERIC_EXTRA_DS)

@@ -306,8 +306,16 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
         if stable:
             status = _confirm_difference(claim, rel, point)
         elif d1 <= tol1 and d2 <= tol2:
-            status = "agree"
-            digits = max(digits, float(-mpmath.log10(max(d1, d2) / max(m1, 1))))
+            # a difference below the noise of the first precision but above that of the
+            # second looks like shrinking noise: a third precision tells them apart
+            l3, r3 = evaluate_relation(claim, rel, point, dps + 2 * EXTRA)
+            with mpmath.workdps(2 * (dps + 2 * EXTRA) + 30):
+                d3 = _norm(_sub(l3, r3))
+                if d2 > 0 and d3 > 0 and abs(d2 - d3) <= mpmath.mpf(10) ** -12 * max(d2, d3):
+                    status = _confirm_difference(claim, rel, point)
+                else:
+                    status = "agree"
+                    digits = max(digits, float(-mpmath.log10(max(d1, d2) / max(m1, 1))))
         else:
             status = "unclear"
         return Outcome(status, min(digits, float(dps)), _fmt(l1), _fmt(r1), float(d1))
