@@ -231,6 +231,8 @@ CASES: list[Case] = [
     Case("d_not3", "use layernorm\nassume d != 3", "(d - 3)**2*(x.T*x + 1) > 0", TRUE,
          "d != 3", xfail="F20: d = 3 sampled against assume d != 3"),
     Case("d_lower", "use layernorm\nassume d > 3", "trace(I) >= 5", REFUTE, "d = 4"),
+    Case("d_band", "use layernorm\nassume d >= 100", "trace(I) < 150", FALSE, "d = 150",
+         xfail="F11b: only d = 100..102 sampled"),
     # ---- branches: sqrt, abs, log, exp, fractional powers -----------------------------------
     Case("sqrt_sq", AB, "sqrt(a**2) == a", REFUTE, "a < 0",
          holds=lambda v: abs(v["a"]) == v["a"]),
