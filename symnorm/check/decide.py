@@ -70,7 +70,9 @@ class _Numeric:
         agree = differ = unclear = 0
         def solver(p: Point) -> Point | None:  # alternate the roots of quadratics
             return solve_hypotheses(self.claim, p, root=1 if self._n % 2 == 0 else -1)
-        if not _has_vectors(self.claim) or len(ds) == 1:
+        if not _has_vectors(self.claim):
+            per_d = max(per_d, 24)  # d plays no role and scalars are cheap: many points
+        elif len(ds) == 1:
             per_d = max(per_d, 10)  # one dimension: more points instead
         elif not (self.claim.vectors or self.claim.matrices):
             per_d = max(per_d, 4)  # scalars whose claim depends on d: cheap, sample more
@@ -113,6 +115,13 @@ class _Numeric:
             if not _has_vectors(self.claim):
                 break  # d plays no role
         return agree, differ, unclear
+
+    def dims_covered(self, claim: PreparedClaim) -> bool:
+        """Numeric confirmation with d free needs points at two dimensions at least."""
+        if claim.d_value or not _has_vectors(claim):
+            return True
+        return len({r["d"] for r in self.evidence if r["result"] == "agree"}) >= 2 or \
+            len(_dims(claim, DEFAULT_DS)) < 2
 
     def _assumptions_hold(self, point: Point) -> bool:
         for a in self.claim.assumptions:
@@ -168,8 +177,15 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
         eq = replace(claim.relation, op="==")
         proved, reason, steps = _any_d(claim, eq)
         v.steps = steps
+        vacuous = ""
         if proved:
-            _cross_check(claim, eq, num, dims, deadline)
+            try:
+                _cross_check(claim, eq, num, dims, deadline)
+            except Unsupported as exc:  # no point where the claim is defined
+                vacuous = f"the symbolic reduction succeeded, but {exc}"
+        if vacuous:
+            v.message = vacuous
+        elif proved:
             if op == "==":
                 v.status, v.engine, v.scope = PROVED, "any-d", _scope_all(claim)
                 v.notes += _unneeded_assumptions(claim)
@@ -202,7 +218,8 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 elif done:
                     v.status, v.engine = PROVED_FOR, "explicit"
                     v.scope = f"d = {_ranges(done)}"
-                elif agree >= 2 and not unclear and not num.incomplete:
+                elif agree >= 2 and not unclear and not num.incomplete \
+                        and num.dims_covered(claim):
                     v.status, v.engine = CONFIRMED, "numeric"
                     v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
                 else:
@@ -221,6 +238,16 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
             exact = None if None in each else all(each)
         else:
             exact = None  # with d free, one d decides nothing
+        if exact is not None:  # cross-check: defined somewhere, and numbers agree
+            agree, differ, unclear = num.run(claim.relation, dims, per_d=1)
+            if not (agree or differ or unclear):
+                exact = None
+                v.message = ("the exact evaluation succeeded, but the claim could not be "
+                             "evaluated at any admissible point (is it defined there?)")
+            elif exact and differ:
+                raise InternalError(f"engines disagree on claim {claim.label!r}: exact "
+                                    f"evaluation proves it, the numeric engine found "
+                                    f"{num.counterexample}")
         if exact is not None:
             v.status, v.engine = (PROVED if exact else REFUTED), "exact"
             v.scope = "exact evaluation (no free symbols)" if claim.d_value or \
@@ -230,18 +257,19 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                                     "false when they are evaluated exactly"}
             v.seconds = round(time.monotonic() - t0, 3)
             return v
-        agree, differ, unclear = num.run(claim.relation, _numeric_dims(claim, dims), per_d=4)
-        if differ:
-            v.status, v.engine = REFUTED, "numeric"
-            v.counterexample = num.counterexample
-            v.scope = _where(claim, "counterexample", num.counterexample)
-        elif agree >= 3 and not unclear and not num.incomplete:
-            v.status, v.engine = CONFIRMED, "numeric"
-            v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
-        else:
-            v.message = "the sampled points did not decide the inequality"
-            if num.incomplete:
-                v.message += " (they covered only part of the solutions of the hypotheses)"
+        if not v.message:  # otherwise: not defined anywhere admissible, undecided
+            agree, differ, unclear = num.run(claim.relation, _numeric_dims(claim, dims), per_d=4)
+            if differ:
+                v.status, v.engine = REFUTED, "numeric"
+                v.counterexample = num.counterexample
+                v.scope = _where(claim, "counterexample", num.counterexample)
+            elif agree >= 3 and not unclear and not num.incomplete and num.dims_covered(claim):
+                v.status, v.engine = CONFIRMED, "numeric"
+                v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
+            else:
+                v.message = "the sampled points did not decide the inequality"
+                if num.incomplete:
+                    v.message += " (they covered only part of the solutions of the hypotheses)"
     v.evidence = num.evidence
     v.seconds = round(time.monotonic() - t0, 3)
     return v
@@ -271,7 +299,12 @@ def _explicit_dims(claim: PreparedClaim, rel: Relation, ds, deadline: float) -> 
 
 def _cross_check(claim: PreparedClaim, rel: Relation, num: _Numeric, dims, deadline) -> None:
     """A general proof must survive the explicit engine at small d and the numeric engine."""
-    agree, differ, _ = num.run(rel, dims[:3], per_d=1)
+    agree, differ, unclear = num.run(rel, dims[:3], per_d=1)
+    if not (agree or differ or unclear):
+        agree, differ, unclear = num.run(rel, dims, per_d=3)
+    if not (agree or differ or unclear):
+        raise Unsupported("the claim could not be evaluated at any admissible point (is it "
+                          "defined there? e.g. sqrt or log of a negative number)")
     if differ:
         raise InternalError(
             f"engines disagree on claim {claim.label!r}: the any-d engine proved it but the "
@@ -367,5 +400,7 @@ def _numeric_dims(claim: PreparedClaim, dims: tuple[int, ...]) -> tuple[int, ...
     """The explicit engine's dimensions plus larger ones, when d is free."""
     if claim.d_value or not _has_vectors(claim) or claim.matrices or not dims:
         return dims  # free matrices make large d expensive (d*d unknowns)
-    extra = _dims(claim, NUMERIC_EXTRA_DS)
-    return dims + tuple(d for d in extra if d > max(dims) and d in NUMERIC_EXTRA_DS)
+    wanted = NUMERIC_EXTRA_DS
+    if not claim.vectors:  # only scalars and d: large d are cheap, probe far beyond
+        wanted += (2 * max(dims) + 10, 10 * max(dims) + 7)
+    return dims + tuple(d for d in wanted if d > max(dims) and _admissible(claim, d))

@@ -46,7 +46,11 @@ class Point:
     def describe(self) -> dict[str, str | list[str]]:
         out: dict[str, str | list[str]] = {"d": str(self.d)}
         for k, v in self.values.items():
-            out[k] = [str(x) for x in v] if isinstance(v, list) else str(v)
+            if isinstance(v, list):
+                out[k] = [[str(x) for x in row] if isinstance(row, list) else str(row)
+                          for row in v]  # type: ignore[assignment]
+            else:
+                out[k] = str(v)
         return out
 
 
@@ -101,7 +105,9 @@ class _Eval(TreeEvaluator):
         return a / b
 
     def power(self, a, b):
-        if a == 0 and b <= 0 or a < 0 and b != int(b):
+        if a == 0 and b == 0:
+            return mpmath.mpf(1)  # the claim language follows SymPy: 0**0 = 1
+        if a == 0 and b < 0 or a < 0 and b != int(b):
             raise Undefined("power undefined")
         if a != 0 and abs(b) * max(1, abs(mpmath.log(abs(a), 2))) > MAX_POWER_BITS:
             raise Undefined("power too large to evaluate")
@@ -295,9 +301,11 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
                 raise Undefined("not defined at this point (exact evaluation)")
             if gap == "zero":
                 return Outcome("agree", float(dps), _fmt(l1), _fmt(r1), 0.0)
+            if gap == "nonzero":  # a difference below every precision tried, but exact
+                return Outcome("differ", 0.0, _fmt(l1), _fmt(r1), 0.0)
             l3, r3 = evaluate_relation(claim, rel, point, 4 * dps)
-            with mpmath.workdps(8 * dps + 30):
-                zero = _norm(_sub(l3, r3)) == 0
+            with mpmath.workdps(8 * dps + 30):  # far below what dps and dps + 20 could see
+                zero = _norm(_sub(l3, r3)) <= mpmath.mpf(10) ** (-3 * dps) * max(m1, 1)
             status = "agree" if zero and gap == "unknown" else "unclear"
             return Outcome(status, float(dps), _fmt(l1), _fmt(r1), 0.0)
         digits = float(-mpmath.log10(max(d1, d2) / max(m1, mpmath.mpf(10) ** -dps)))
@@ -362,14 +370,16 @@ def exact_gap(claim: PreparedClaim, rel: Relation, point: Point) -> str:
         return "undefined"
     if any(e.free_symbols for e in entries):
         return "unknown"
+    if any(e.is_Rational and e != 0 for e in entries):
+        return "nonzero"  # exact, however small
     if all(is_zero(e) or _algebraic_zero(e) for e in entries):
         return "zero"
     for e in entries:
-        try:
-            val = e.evalf(40)
-        except (TypeError, ValueError):  # pragma: no cover - SymPy evaluation failure
-            return "unknown"
-        if val.is_Number and abs(val) > sp.Float("1e-30"):
+        try:  # strict: 40 correct significant digits or an exception, so val != 0 is exact
+            val = e.evalf(40, strict=True)
+        except (sp.core.evalf.PrecisionExhausted, TypeError, ValueError):
+            continue
+        if val.is_Number and val != 0:
             return "nonzero"
     return "unknown"
 
@@ -459,8 +469,9 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
             values[v] = [Fraction(rng.choice((1, -1)) * rng.randint(1, 9), 10 * d)
                          for _ in range(d)]
     for m in claim.matrices:
-        values[m] = [[_rand_rational(rng, Fraction(-3), Fraction(3)) for _ in range(d)]
-                     for _ in range(d)]
+        values[m] = _special_matrix(index % 8, d, rng) or [
+            [_rand_rational(rng, Fraction(-3), Fraction(3)) for _ in range(d)]
+            for _ in range(d)]
     point = Point(d, values)
     if claim.given and solver is not None:
         point = solver(point)
@@ -486,6 +497,21 @@ def _special_vector(index: int, d: int, rng: random.Random) -> list[Fraction] | 
         return [Fraction(rng.randint(1, 9)) if i == k else Fraction(0) for i in range(d)]
     if index == 4:
         return [Fraction(0)] * d
+    return None
+
+
+def _special_matrix(index: int, d: int, rng: random.Random) -> list | None:
+    """Points 2..5 probe the zero matrix, the identity, a rank-one and an antisymmetric one."""
+    if index == 2:
+        return [[Fraction(0)] * d for _ in range(d)]
+    if index == 3:
+        return [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
+    if index in (4, 5):
+        u = [Fraction(rng.randint(-4, 4)) for _ in range(d)]
+        w = [Fraction(rng.randint(-4, 4)) for _ in range(d)]
+        if index == 4:
+            return [[u[i] * w[j] for j in range(d)] for i in range(d)]
+        return [[u[i] * w[j] - u[j] * w[i] for j in range(d)] for i in range(d)]
     return None
 
 

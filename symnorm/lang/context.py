@@ -247,11 +247,21 @@ class Scope:
         local_src = tuple(st.local_assumptions) + tuple(g for g in st.given if g.op != "==")
         local = tuple(self._expand_relation(a) for a in local_src)
         used = set().union(*(_names(r.left) | _names(r.right) for r in (rel, *given)))
-        # only assumptions about symbols the claim uses (and about d) apply to it
+        # the assumptions that apply: those about d, and every one linked to the claim's
+        # symbols through shared symbols (a >= b, b >= 0 constrain a even if b is unused);
+        # the symbols they bring in are sampled too, so counterexamples respect them
         pairs = [(self._expand_relation(a), str(a)) for a in self.assumptions]
         pairs += [(e, str(a)) for e, a in zip(local, local_src)]
-        pairs = [(e, t) for e, t in pairs
-                 if (_names(e.left) | _names(e.right)) - {"d", "I", "ones"} <= used]
+        builtin = {"d", "I", "ones"}
+        names = [(_names(e.left) | _names(e.right)) - builtin for e, _ in pairs]
+        keep = [not n for n in names]  # about d only
+        grown = True
+        while grown:
+            grown = False
+            for i, n in enumerate(names):
+                if not keep[i] and n & used:
+                    keep[i], used, grown = True, used | n, True
+        pairs = [p for p, k in zip(pairs, keep) if k]
         self.claims.append(PreparedClaim(
             label=st.label, file=self.file, pos=st.pos, relation=rel, given=given,
             assumptions=tuple(e for e, _ in pairs),
