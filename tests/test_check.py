@@ -313,3 +313,23 @@ def test_differences_hidden_below_the_first_precision_are_found():
                "claim u: a**2 + 1 + 1/10**(2*20) == a**2 + 1")
     res = {v.label: v.status for v in check_text(text, sandbox=False).verdicts}
     assert res == {"t": "refuted", "u": "refuted"}
+
+
+def test_assumptions_linked_through_other_symbols_apply():
+    text = doc("scalar a, b", "assume a >= b", "assume b >= 0",
+               "claim h1: abs(a) == a", "claim h2: abs(a) != a")
+    res = {v.label: v.status for v in check_text(text, sandbox=False).verdicts}
+    assert res["h1"] in ("proved", "confirmed") and res["h2"] != "proved"
+
+
+def test_latex_equation_of_assumptions_only_is_an_error():
+    res = check_text(doc("use layernorm", "scalar a", "latex L1: a > 5"), sandbox=False)
+    (v,) = res.verdicts
+    assert v.status == "error" and "only assumptions" in v.message
+
+
+def test_vacuous_claims_are_not_proved():
+    text = doc("scalar a", "claim f: sqrt(a)**2 == -1 given a == -1",
+               "claim g: sqrt(a)*sqrt(a) < 0 given a == -1")
+    res = {v.label: v.status for v in check_text(text, sandbox=False).verdicts}
+    assert res == {"f": "undecided", "g": "undecided"}

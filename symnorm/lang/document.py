@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 from ..errors import LimitError, SourceError
 from .context import Scope
 from .parser import parse_statement
+from .syntax import Claim, Let
 
 __all__ = ["MAX_DOCUMENT_BYTES", "Block", "Document", "parse_text", "read_document"]
 
@@ -124,6 +125,12 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function)
+        if not any(isinstance(st, (Claim, Let)) for st in stmts):
+            # `a > 5` alone would silently check nothing: say so
+            raise SourceError(f"equation {label} holds only assumptions; nothing to check",
+                              doc.path, line, col + lead,
+                              "write the inequality as a claim (`claim L: s > 0`) or put it "
+                              "beside the equation it qualifies")
         for st in stmts:
             doc.scope.add(st)
     except (SourceError, LimitError) as exc:
