@@ -17,7 +17,14 @@ from fractions import Fraction
 
 from ..engines import anyd, explicit
 from ..engines.anyd import Unsupported
-from ..engines.numclaim import Point, Undefined, classify, sample_point, solve_hypotheses
+from ..engines.numclaim import (
+    Point,
+    Undefined,
+    classify,
+    near_branch,
+    sample_point,
+    solve_hypotheses,
+)
 from ..errors import InternalError
 from ..lang.context import PreparedClaim, _names
 from ..lang.syntax import Relation
@@ -83,6 +90,9 @@ class _Numeric:
                     break
                 point = sample_point(self.claim, d, self.rng,
                                      solver if self.claim.given else None, index=self._n)
+                if point is not None and self._n >= 8 and self._n % 2 == 0 \
+                        and not self.claim.given:
+                    point = near_branch(self.claim, point, self.rng, self._n // 2)
                 self._n += 1
                 if point is None or not self._assumptions_hold(point):
                     continue

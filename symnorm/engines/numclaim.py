@@ -500,6 +500,63 @@ def _special_vector(index: int, d: int, rng: random.Random) -> list[Fraction] | 
     return None
 
 
+def branch_arguments(rel: Relation) -> list[Expr]:
+    """Scalar arguments of abs, sqrt and log in a claim: where branch identities break."""
+    out: list[Expr] = []
+    seen: set[int] = set()
+
+    def walk(e: Expr) -> None:
+        if id(e) in seen:
+            return
+        seen.add(id(e))
+        if isinstance(e, Call):
+            if e.func in ("abs", "sqrt", "log"):
+                out.append(e.args[0])
+            for a in e.args:
+                walk(a)
+        elif isinstance(e, BinOp):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, (Neg, Transpose)):
+            walk(e.operand)
+    walk(rel.left)
+    walk(rel.right)
+    return out
+
+
+def near_branch(claim: PreparedClaim, point: Point, rng: random.Random, k: int) -> Point:
+    """Move one scalar so that the k-th branch argument is +-1/2 (or +-1/1000), the others
+    kept: a claim true only where an argument is positive fails just across zero."""
+    from .anyd import Unsupported
+    from .explicit import Explicit
+    args = branch_arguments(claim.relation)
+    if not args or not claim.scalars:
+        return point
+    target = args[k % len(args)]
+    fixed = {n: _exact_value(v) for n, v in point.values.items()}
+    free = rng.choice(claim.scalars)
+    fixed.pop(free, None)
+    try:
+        eng = Explicit(claim, point.d, fixed=fixed)
+        arg = eng.value(target)
+        sym = eng.syms[free]
+        if isinstance(arg, sp.MatrixBase) or not arg.has(sym):
+            return point
+        level = sp.Dummy("t")
+        p = sp.Poly(sp.numer(sp.together(arg - level)), sym)
+    except (Unsupported, sp.PolynomialError, KeyError, TypeError, ValueError):
+        return point
+    if p.degree() != 1:
+        return point
+    t = rng.choice((1, -1)) * sp.Rational(1, rng.choice((2, 1000)))
+    value = sp.cancel((-p.nth(0) / p.LC()).subs(level, t))
+    if not value.is_Rational:
+        return point
+    values = dict(point.values)
+    values[free] = Fraction(int(value.p), int(value.q))
+    return Point(point.d, values, complete=point.complete)
+
+
 def _special_matrix(index: int, d: int, rng: random.Random) -> list | None:
     """Points 2..5 probe the zero matrix, the identity, a rank-one and an antisymmetric one."""
     if index == 2:
