@@ -387,7 +387,13 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
     lhs, rhs = eng.value(rel.left), eng.value(rel.right)
     diff = add(lhs, scale(sp.Integer(-1), rhs))
     names = eng.latex_names()
-    steps = [
+    steps = [  # each derivative the claim takes, as the chain rule produced it
+        {"text": f"derivative with respect to {call.args[1]} (chain rule through the Gram "
+                 f"symbols): {show(eng.value(call))}",
+         "latex": latex_value(eng.value(call), names)}
+        for call in _jacobians(rel)
+    ]
+    steps += [
         {"text": f"left side in the basis {{{', '.join(eng.basis)}}}: {show(lhs)}",
          "latex": latex_value(lhs, names)},
         {"text": f"right side: {show(rhs)}", "latex": latex_value(rhs, names)},
@@ -403,6 +409,30 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
                           "s**2 = (radicand) for each square root s: holds for every d",
                   "latex": r"\text{left} - \text{right} = 0"})
     return True, steps
+
+
+def _jacobians(rel: Relation) -> list[Call]:
+    """The distinct jacobian(...) calls of a relation (shared subtrees once)."""
+    out: list[Call] = []
+    seen: set[int] = set()
+
+    def walk(e: Expr) -> None:
+        if id(e) in seen:
+            return
+        seen.add(id(e))
+        if isinstance(e, Call):
+            if e.func == "jacobian" and e not in out:
+                out.append(e)
+            for a in e.args:
+                walk(a)
+        elif isinstance(e, BinOp):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, (Neg, Transpose)):
+            walk(e.operand)
+    walk(rel.left)
+    walk(rel.right)
+    return out
 
 
 def show(v: Value) -> str:
