@@ -186,7 +186,8 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
     if op in ("==", "!="):
         eq = replace(claim.relation, op="==")
         proved, reason, steps = _any_d(claim, eq)
-        v.steps = steps
+        if proved:  # the steps of a failed attempt would only confuse a reader
+            v.steps = steps
         vacuous = ""
         if proved:
             try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,16 @@ class StatusInfo:
     meaning: str
     color: str
 
+
+#: How a status was reached, where the engine changes what it means.
+ENGINE_MEANING = {
+    ("proved", "numeric witness"): "proved by an exhibited witness: an exact point where the "
+                                   "two sides differ, confirmed at two precisions",
+    ("proved", "explicit"): "proved exactly for every admissible dimension",
+    ("proved", "exact"): "proved by exact evaluation",
+    ("refuted", "any-d"): "false: the two sides are identical for every dimension in scope",
+    ("refuted", "exact"): "false by exact evaluation",
+}
 
 STATUS_INFO = {
     "proved": StatusInfo("\u2713", "PROVED", "proved symbolically for every dimension in "
@@ -119,7 +129,9 @@ class ClaimCard:
 
     @property
     def info(self) -> StatusInfo:
-        return STATUS_INFO[self.verdict.status]
+        base = STATUS_INFO[self.verdict.status]
+        meaning = ENGINE_MEANING.get((self.verdict.status, self.verdict.engine))
+        return replace(base, meaning=meaning) if meaning else base
 
     @property
     def example_title(self) -> str:
