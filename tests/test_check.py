@@ -333,3 +333,12 @@ def test_vacuous_claims_are_not_proved():
                "claim g: sqrt(a)*sqrt(a) < 0 given a == -1")
     res = {v.label: v.status for v in check_text(text, sandbox=False).verdicts}
     assert res == {"f": "undecided", "g": "undecided"}
+
+
+def test_equality_cases_of_strict_inequalities_are_found():
+    text = doc("scalar a", "claim i3: (a - 1/3)**2 > 0", "claim lt: log(a) < a - 1",
+               "claim ok: (a - 1/3)**2 >= 0")
+    res = {v.label: v for v in check_text(text, sandbox=False).verdicts}
+    assert res["i3"].status == "refuted" and res["i3"].counterexample["a"] == "1/3"
+    assert res["lt"].status == "refuted" and res["lt"].counterexample["a"] == "1"
+    assert res["ok"].status == "confirmed"

@@ -22,6 +22,7 @@ from ..engines.numclaim import (
     Undefined,
     classify,
     near_branch,
+    root_points,
     sample_point,
     solve_hypotheses,
 )
@@ -70,6 +71,7 @@ class _Numeric:
         self.counterexample: dict | None = None
         self.incomplete = False  # some points came from part of the hypotheses' solutions
         self._n = 0  # points attempted: drives the sign/special/root coverage of samples
+        self._pending: list[Point] = []  # equality cases of an inequality, tried early
 
     def run(self, rel: Relation, ds: tuple[int, ...], per_d: int = POINTS_PER_D,
             stop_on_differ: bool = True) -> tuple[int, int, int]:
@@ -93,6 +95,11 @@ class _Numeric:
                 if point is not None and self._n >= 8 and self._n % 2 == 0 \
                         and not self.claim.given:
                     point = near_branch(self.claim, point, self.rng, self._n // 2)
+                if point is not None and self._n == 1 and rel.op in ("<", ">", "<=", ">=") \
+                        and not self.claim.given:
+                    self._pending = root_points(self.claim, rel, point)
+                if self._pending and self._n > 1:
+                    point = self._pending.pop()
                 self._n += 1
                 if point is None or not self._assumptions_hold(point):
                     continue

@@ -444,7 +444,7 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
             elif op in ("<", "<="):
                 hi = min(hi, v)
                 lo = min(lo, v - 5)
-        special = _special_value(index % 8, rng)
+        special = _special_value(index, rng)
         if special is not None and all(_holds(special, op, v) for op, v in bs):
             values[s] = special
             continue
@@ -479,12 +479,17 @@ def sample_point(claim: PreparedClaim, d: int, rng: random.Random,
 
 
 def _special_value(index: int, rng: random.Random) -> Fraction | None:
-    """Points 2..7 probe 0, large, tiny, unit and medium magnitudes; each scalar draws its
-    own sign."""
+    """Points 2..7 of each cycle of 8 probe 0, large, tiny, unit-like and medium magnitudes;
+    each scalar draws its own sign, except the unit-like values 1, -1, 2, -2, 1/2, -1/2 taken
+    in turn by successive cycles (equality cases such as log(a) <= a - 1 at a = 1)."""
+    k, cycle = index % 8, index // 8
+    if k == 6:
+        return (Fraction(1), Fraction(-1), Fraction(2), Fraction(-2), Fraction(1, 2),
+                Fraction(-1, 2))[cycle % 6]
     sign = rng.choice((1, -1))
     value = {2: Fraction(0), 3: Fraction(10 ** rng.choice((2, 3))),
              4: Fraction(10 ** rng.choice((2, 3))), 5: Fraction(1, 10 ** rng.choice((3, 6))),
-             6: Fraction(1), 7: Fraction(rng.randint(6, 40), rng.choice((1, 3)))}.get(index)
+             7: Fraction(rng.randint(6, 40), rng.choice((1, 3)))}.get(k)
     return None if value is None else sign * value
 
 
@@ -498,6 +503,32 @@ def _special_vector(index: int, d: int, rng: random.Random) -> list[Fraction] | 
     if index == 4:
         return [Fraction(0)] * d
     return None
+
+
+def root_points(claim: PreparedClaim, rel: Relation, point: Point, limit: int = 4
+                ) -> list[Point]:
+    """Points where the two sides are equal along one scalar (the others kept): the exact
+    real roots of the gap's numerator, the equality cases of an inequality."""
+    from .anyd import Unsupported
+    from .explicit import Explicit
+    out: list[Point] = []
+    for free in claim.scalars:
+        fixed = {n: _exact_value(v) for n, v in point.values.items() if n != free}
+        try:
+            eng = Explicit(claim, point.d, fixed=fixed)
+            gap = eng.value(rel.left) - eng.value(rel.right)
+            if isinstance(gap, sp.MatrixBase):
+                return out
+            num = sp.numer(sp.together(gap))
+            roots = sp.Poly(num, eng.syms[free]).real_roots() if num.has(eng.syms[free]) \
+                else []
+        except (Unsupported, sp.PolynomialError, NotImplementedError, TypeError, ValueError):
+            continue
+        for r in list(dict.fromkeys(roots))[:limit]:
+            values = dict(point.values)
+            values[free] = Fraction(int(r.p), int(r.q)) if r.is_Rational else r
+            out.append(Point(point.d, values, complete=point.complete))
+    return out[:limit]
 
 
 def branch_arguments(rel: Relation) -> list[Expr]:
