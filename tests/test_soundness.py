@@ -145,10 +145,8 @@ CASES: list[Case] = [
     Case("exp_bound", AB, "exp(a) < 10**10", FALSE, "false for a > 23.03"),
     Case("square_pos", AB, "a**2 > 0", FALSE, "false at a = 0"),
     Case("exp_tangent_strict", AB, "exp(a) > 1 + a", FALSE, "equality at a = 0"),
-    Case("root_strict", AB, "(a - 1/3)**2 > 0", FALSE, "false at a = 1/3",
-         xfail="F3b: single-point equality cases are not searched"),
-    *[Case(f"lt{i}", AB, "log(a) < a - 1", FALSE, "equality at a = 1",
-           xfail="F3b: a = 1 is sampled only for some labels" if i in (1, 3, 6, 7) else "")
+    Case("root_strict", AB, "(a - 1/3)**2 > 0", FALSE, "false at a = 1/3"),
+    *[Case(f"lt{i}", AB, "log(a) < a - 1", FALSE, "equality at a = 1")
       for i in range(8)],
     Case("amgm_strict", AB, "a**2 + b**2 > 2*a*b", FALSE, "equality at a = b"),
     Case("var_pos", LN, "v > 0", FALSE, "v = 0 at x = ones"),
