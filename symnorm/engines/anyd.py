@@ -357,13 +357,12 @@ _MAX_EXP = 10_000
 
 
 def _power(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """``a**b`` with caps on literal exponents and on the size of exact powers."""
     if b.is_Rational and (abs(b.p) > _MAX_EXP or b.q > _MAX_EXP):
         raise Unsupported(f"exponent {b} exceeds the cap of {_MAX_EXP}")
     if a.is_Rational and b.is_Integer and abs(a.p) > 1 and \
             abs(b) * max(len(str(a.p)), len(str(a.q))) > 20_000:
         raise Unsupported("power too large to evaluate exactly")
-    if not b.is_Rational and not b.is_Symbol and b.has(sp.Pow):
-        pass
     return a ** b
 
 

@@ -1,9 +1,10 @@
 """The numeric engine for claims: mpmath at exact rational points, at two precisions.
 
-Sample points are exact rationals (from a seeded generator, respecting ``assume`` bounds;
-``given`` hypotheses are solved exactly at the point).  Both sides are evaluated with
-mpmath at ``dps`` and ``dps + 20`` digits; ``jacobian`` is computed by central differences
-with Richardson extrapolation at raised working precision, independently of SymPy.
+Sample points are exact (seeded rationals, probes of special values, ``given`` hypotheses
+solved exactly at the point; see ``docs/engines.md``).  Both sides are evaluated with
+mpmath at ``dps`` and ``dps + 20`` digits (a third precision when needed); ``jacobian`` is
+computed by central differences with Richardson extrapolation at raised working
+precision, independently of SymPy.
 
 A point *agrees* when the difference is rounding noise (it shrinks with precision) below
 ``10**-30`` relative to the sizes involved; it *differs* when the difference is stable
