@@ -29,7 +29,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..lang.context import PreparedClaim
-from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit
+from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit, nodes
 from .zero import is_zero
 
 __all__ = ["AnyD", "Mat", "Unsupported", "Vec", "prove_any_d", "scalar_symbols"]
@@ -411,27 +411,9 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
 
 
 def _jacobians(rel: Relation) -> list[Call]:
-    """The distinct jacobian(...) calls of a relation (shared subtrees once)."""
-    out: list[Call] = []
-    seen: set[int] = set()
-
-    def walk(e: Expr) -> None:
-        if id(e) in seen:
-            return
-        seen.add(id(e))
-        if isinstance(e, Call):
-            if e.func == "jacobian" and e not in out:
-                out.append(e)
-            for a in e.args:
-                walk(a)
-        elif isinstance(e, BinOp):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, (Neg, Transpose)):
-            walk(e.operand)
-    walk(rel.left)
-    walk(rel.right)
-    return out
+    """The distinct jacobian(...) calls of a relation."""
+    return list(dict.fromkeys(n for n in nodes(rel)
+                              if isinstance(n, Call) and n.func == "jacobian"))
 
 
 def show(v: Value) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..lang.context import PreparedClaim
-from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Relation, Transpose
+from ..lang.syntax import Call, Expr, Name, Relation, nodes
 from .anyd import (
     Unsupported,
     _power,
@@ -157,21 +157,9 @@ def _matrix_symbols(name: str, d: int) -> sp.Matrix:
 
 
 def _jacobian_vars(rel: Relation) -> set[str]:
-    out: set[str] = set()
-    def walk(e: Expr) -> None:
-        if isinstance(e, Call):
-            if e.func == "jacobian" and isinstance(e.args[1], Name):
-                out.add(e.args[1].id)
-            for a in e.args:
-                walk(a)
-        elif isinstance(e, BinOp):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, (Neg, Transpose)):
-            walk(e.operand)
-    walk(rel.left)
-    walk(rel.right)
-    return out
+    """The variables a claim differentiates with respect to."""
+    return {n.args[1].id for n in nodes(rel)
+            if isinstance(n, Call) and n.func == "jacobian" and isinstance(n.args[1], Name)}
 
 
 def entries(v) -> list[sp.Expr]:

@@ -22,7 +22,7 @@ import mpmath
 import sympy as sp
 
 from ..lang.context import PreparedClaim
-from ..lang.syntax import BinOp, Call, Expr, Neg, Num, Relation, Transpose, VectorLit
+from ..lang.syntax import BinOp, Call, Expr, Neg, Num, Relation, Transpose, VectorLit, nodes
 from .anyd import _simple_bound
 from .walk import TreeEvaluator
 
@@ -534,26 +534,8 @@ def root_points(claim: PreparedClaim, rel: Relation, point: Point, limit: int = 
 
 def branch_arguments(rel: Relation) -> list[Expr]:
     """Scalar arguments of abs, sqrt and log in a claim: where branch identities break."""
-    out: list[Expr] = []
-    seen: set[int] = set()
-
-    def walk(e: Expr) -> None:
-        if id(e) in seen:
-            return
-        seen.add(id(e))
-        if isinstance(e, Call):
-            if e.func in ("abs", "sqrt", "log"):
-                out.append(e.args[0])
-            for a in e.args:
-                walk(a)
-        elif isinstance(e, BinOp):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, (Neg, Transpose)):
-            walk(e.operand)
-    walk(rel.left)
-    walk(rel.right)
-    return out
+    return [n.args[0] for n in nodes(rel)
+            if isinstance(n, Call) and n.func in ("abs", "sqrt", "log")]
 
 
 def near_branch(claim: PreparedClaim, point: Point, rng: random.Random, k: int) -> Point:

@@ -39,6 +39,7 @@ from .syntax import (
     Transpose,
     Use,
     VectorLit,
+    nodes,
 )
 
 __all__ = ["BUILTIN_FUNCTIONS", "COL", "MAT", "ROW", "SCALAR", "PreparedClaim", "Scope"]
@@ -496,23 +497,9 @@ class Scope:
         raise TypeError(e.op)  # pragma: no cover
 
 
-def _names(e: Expr, _seen: set[int] | None = None) -> set[str]:
-    """Names occurring in an expanded expression (shared subtrees visited once)."""
-    seen = _seen if _seen is not None else set()
-    if id(e) in seen:
-        return set()
-    seen.add(id(e))
-    if isinstance(e, Name):
-        return {e.id}
-    if isinstance(e, BinOp):
-        return _names(e.left, seen) | _names(e.right, seen)
-    if isinstance(e, (Neg, Transpose)):
-        return _names(e.operand, seen)
-    if isinstance(e, Call):
-        return set().union(set(), *(_names(a, seen) for a in e.args))
-    if isinstance(e, VectorLit):
-        return set().union(set(), *(_names(i, seen) for i in e.items))
-    return set()
+def _names(e: Expr) -> set[str]:
+    """Names occurring in an expanded expression."""
+    return {n.id for n in nodes(e) if isinstance(n, Name)}
 
 
 def _compatible(op1: str, v1: Fraction, op2: str, v2: Fraction) -> bool:

@@ -232,6 +232,32 @@ class Figure:
 Statement = Use | Declare | Let | Assume | Claim | Figure
 
 
+def nodes(*roots: Expr | Relation):
+    """Every node under ``roots``, each shared subtree once (expanded trees share them).
+
+    >>> from fractions import Fraction
+    >>> x = Name("x", Pos(1, 1))
+    >>> [type(n).__name__ for n in nodes(BinOp("*", x, x, Pos(1, 2)))]
+    ['BinOp', 'Name']
+    """
+    seen: set[int] = set()
+    stack: list = list(reversed(roots))
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        if isinstance(e, (BinOp, Relation)):
+            stack += [e.right, e.left]
+        elif isinstance(e, (Neg, Transpose)):
+            stack.append(e.operand)
+        elif isinstance(e, Call):
+            stack += reversed(e.args)
+        elif isinstance(e, VectorLit):
+            stack += reversed(e.items)
+
+
 _PREC = {"+": 1, "-": 1, "*": 2, "@": 2, "/": 2, "**": 4}
 
 
