@@ -226,6 +226,16 @@ def _sub_arg(p: ExprParser) -> list[str]:
     return words
 
 
+def _single_atom(p: ExprParser, t: Tok) -> Expr | None:
+    """An unbraced one-token argument (``x^2``, ``\\frac12``): a digit or a letter."""
+    if t.text[0].isdigit():
+        return p.number(single=True)
+    if _letter(t) or t.text in GREEK:
+        p.i += 1
+        return Name(GREEK.get(t.text, t.text), p.pos(t))
+    return None
+
+
 def _sup_arg(p: ExprParser, caret: Tok) -> object:
     t = p.peek()
     if t is None:
@@ -251,11 +261,9 @@ def _sup_arg(p: ExprParser, caret: Tok) -> object:
             return _TRANSPOSE
         p.i += 1
         return p.group(t)
-    if t.text[0].isdigit():
-        return p.number(single=True)
-    if _letter(t) or t.text in GREEK:
-        p.i += 1
-        return Name(GREEK.get(t.text, t.text), p.pos(t))
+    single = _single_atom(p, t)
+    if single is not None:
+        return single
     raise p.err(f"superscript {t.text!r} must be one letter or digit or a group {{...}}", t)
 
 
@@ -313,11 +321,9 @@ def _arg(p: ExprParser, cmd: Tok) -> Expr:
     if t.text == "{":
         p.i += 1
         return p.group(t)
-    if t.text[0].isdigit():
-        return p.number(single=True)
-    if _letter(t) or t.text in GREEK:
-        p.i += 1
-        return Name(GREEK.get(t.text, t.text), p.pos(t))
+    single = _single_atom(p, t)
+    if single is not None:
+        return single
     raise p.err(f"{cmd.text} needs braced arguments, got {t.text!r}", t,
                 f"write {cmd.text}{{...}}")
 

@@ -86,18 +86,22 @@ class _Checker:
             raise _Bad("missing argument")
         if tok == "{":
             self.take()
-            self.frames.append(["{", 0])
-            while self.peek() != "}":
-                if self.peek() is None:
-                    raise _Bad("unclosed brace")
-                self.atom()
-            self.close_group()
+            self.group_body()
         elif tok.startswith("\\") and tok[1:] not in _SIMPLE and tok not in ("\\{", "\\}",
                                                                           "\\|"):
             # amsmath defines \sum, \log, \dots... as several tokens: brace them
             raise _Bad("an unbraced argument must be one simple token")
         else:
             self.take()
+
+    def group_body(self) -> None:
+        """The atoms after an opening brace (already taken) up to its closing brace."""
+        self.frames.append(["{", 0])
+        while self.peek() != "}":
+            if self.peek() is None:
+                raise _Bad("unclosed brace")
+            self.atom()
+        self.close_group()
 
     def close_group(self) -> None:
         self.take()
@@ -121,12 +125,7 @@ class _Checker:
     def atom(self, scripts: bool = True) -> None:
         tok = self.take()
         if tok == "{":
-            self.frames.append(["{", 0])
-            while self.peek() != "}":
-                if self.peek() is None:
-                    raise _Bad("unclosed brace")
-                self.atom()
-            self.close_group()
+            self.group_body()
         elif tok == "}":
             raise _Bad("unbalanced }")
         elif tok in ("&", "\\\\"):
