@@ -1,0 +1,124 @@
+"""A claim evaluated in exact arithmetic at one point: the re-verification of solver models.
+
+The explicit engine builds the claim at the point's d with symbolic coordinates only for
+the variables it differentiates with respect to (so a derivative is taken before any value
+is put in); everything else is the point's exact value (rationals, or exact algebraic
+numbers).  Each assumption and hypothesis must hold exactly, both sides must be real
+numbers, and the relation's truth is decided by the radical-aware zero test and, for a
+nonzero difference, by a sign that SymPy certifies (``evalf(strict=True)``).
+
+>>> from symnorm.lang.document import parse_text
+>>> from symnorm.engines.numclaim import Point
+>>> from fractions import Fraction as F
+>>> doc = parse_text("```symnorm\\nscalar a\\nclaim c: a**2 >= 4*a - 3\\n```\\n")
+>>> c = doc.scope.claims[0]
+>>> truth_at(c, c.relation, Point(2, {"a": F(2)}))
+False
+>>> truth_at(c, c.relation, Point(2, {"a": F(3)}))
+True
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..lang.context import PreparedClaim
+from ..lang.syntax import Relation
+from .anyd import Unsupported
+
+__all__ = ["sign_of", "truth_at"]
+
+
+def sign_of(e: sp.Expr) -> int | None:
+    """-1, 0 or 1 for an exact real constant; None when it is not real or not decided."""
+    from .numclaim import _algebraic_zero
+    from .zero import is_zero
+    if not isinstance(e, sp.Expr) or e.free_symbols:
+        return None
+    if e.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.I):
+        return None
+    if e.is_Rational:
+        return int(bool(e > 0)) - int(bool(e < 0))
+    try:
+        if is_zero(e) or _algebraic_zero(e):
+            return 0
+    except (TypeError, ValueError, sp.PolynomialError):
+        pass
+    for prec in (40, 200):
+        try:  # strict: the digits are correct or an exception is raised
+            val = e.evalf(prec, strict=True)
+        except (sp.core.evalf.PrecisionExhausted, TypeError, ValueError):
+            continue
+        if val.is_Number and val != 0 and not val.has(sp.I):
+            return 1 if bool(val > 0) else -1
+    return None
+
+
+def _values(claim: PreparedClaim, rel: Relation, point) -> tuple[list, list] | None:
+    from .explicit import Explicit, _jacobian_vars
+    from .numclaim import _exact, _exact_value
+    jac = _jacobian_vars(rel)
+    fixed = {n: _exact_value(v) for n, v in point.values.items() if n not in jac}
+    eng = Explicit(claim, point.d, fixed=fixed)
+    eng.subs = {}  # the point carries every value; assumptions are checked, not imposed
+    left, right = eng.value(rel.left), eng.value(rel.right)
+    if isinstance(left, sp.MatrixBase) and not isinstance(right, sp.MatrixBase):
+        right = sp.zeros(*left.shape) * right
+    if isinstance(right, sp.MatrixBase) and not isinstance(left, sp.MatrixBase):
+        left = sp.zeros(*right.shape) * left
+    subs = {}
+    for name in jac & set(point.values):
+        val = point.values[name]
+        if name in eng.vec_syms:
+            subs.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
+        elif name in eng.syms:
+            subs[eng.syms[name]] = _exact(val)
+
+    def flat(v) -> list:
+        items = list(v) if isinstance(v, sp.MatrixBase) else [v]
+        return [sp.sympify(x).subs(subs) if subs else sp.sympify(x) for x in items]
+    return flat(left), flat(right)
+
+
+def truth_at(claim: PreparedClaim, rel: Relation, point) -> bool | None:
+    """Whether ``rel`` holds at ``point`` exactly, with every assumption and hypothesis of
+    the claim holding there; None when that cannot be established (undefined, undecided,
+    or the point does not satisfy the claim's assumptions)."""
+    try:
+        for cond in (*claim.assumptions, *claim.given):
+            if _holds(claim, cond, point) is not True:
+                return None
+        return _holds(claim, rel, point)
+    except (Unsupported, TypeError, ValueError, ZeroDivisionError, sp.PolynomialError):
+        return None
+
+
+def _holds(claim: PreparedClaim, rel: Relation, point) -> bool | None:
+    got = _values(claim, rel, point)
+    if got is None:
+        return None
+    left, right = got
+    if len(left) != len(right):
+        return None
+    signs = [sign_of(a - b) for a, b in zip(left, right)]
+    for a, b in zip(left, right):  # both sides must be real numbers at the point
+        if sign_of(a) is None and not _is_real_number(a) or \
+                sign_of(b) is None and not _is_real_number(b):
+            return None
+    if rel.op in ("==", "!="):
+        if any(s not in (0,) and s is not None for s in signs):
+            equal = False
+        elif all(s == 0 for s in signs):
+            equal = True
+        else:
+            return None
+        return equal if rel.op == "==" else not equal
+    s = signs[0]
+    if s is None:
+        return None
+    return {"<": s < 0, "<=": s <= 0, ">": s > 0, ">=": s >= 0}[rel.op]
+
+
+def _is_real_number(e: sp.Expr) -> bool:
+    return isinstance(e, sp.Expr) and not e.free_symbols and not e.has(
+        sp.nan, sp.zoo, sp.oo, -sp.oo, sp.I)
