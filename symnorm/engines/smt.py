@@ -104,6 +104,8 @@ class Encoder:
         self.domain: list[Any] = []
         self.memo: dict[sp.Expr, Any] = {}
         self.abstracted: list[str] = []
+        #: (function of one argument as SymPy lambda, argument term, variable, increasing)
+        self.monotone: list[tuple[Any, Any, Any, bool]] = []
         self._n = 0
 
     def var(self, sym: sp.Symbol) -> Any:
@@ -187,8 +189,7 @@ class Encoder:
             if abs(n) > 64:
                 raise OutsideFragment(f"exponent {n} is too large to encode")
             b = self.expr(base)
-            if n == 0:
-                self.domain.append(b != 0)  # 0**0: left out, like the other engines' 0/0
+            if n == 0:  # 0**0 is 1 in every engine
                 return A.RealVal(1)
             p = _product([b] * abs(n), A)
             return p if n > 0 else self._divide(A.RealVal(1), p)
@@ -220,6 +221,7 @@ class Encoder:
         # true for every real u: exp(u) > 0, exp(u) >= 1 + u
         self.side += [v > 0, v >= 1 + u]
         self.abstracted.append(str(e))
+        self.monotone.append((sp.exp, u, v, True))
         return v
 
     def _abstract_log(self, e: sp.Expr) -> Any:
@@ -229,15 +231,19 @@ class Encoder:
         self.domain.append(u > 0)
         self.side += [v <= u - 1, u * v >= u - 1]
         self.abstracted.append(str(e))
+        self.monotone.append((sp.log, u, v, True))
         return v
 
     def _abstract_power(self, e: sp.Pow) -> Any:
         b = self.expr(e.base)
-        self.expr(e.exp)
+        x = self.expr(e.exp)
         v = self.fresh("pow")
         self.domain.append(b > 0)
         self.side.append(v > 0)
         self.abstracted.append(str(e))
+        base = e.base
+        if base.is_Rational and base > 0 and base != 1:
+            self.monotone.append((lambda t, base=base: base ** t, x, v, bool(base > 1)))
         return v
 
 
@@ -362,11 +368,47 @@ def _relation_terms(enc: Encoder, eng: Any, rel: Relation, front: str):
             tr = sq.alpha * eng.d + sp.Add(*[c * eng.G(q, p) for (p, q), c in sq.terms.items()])
             return [enc.expr(tr)]
         return [enc.expr(diff)]
+    if isinstance(left, sp.MatrixBase) and not isinstance(right, sp.MatrixBase):
+        right = sp.zeros(*left.shape) * right
+    if isinstance(right, sp.MatrixBase) and not isinstance(left, sp.MatrixBase):
+        left = sp.zeros(*right.shape) * left
     diff = left - right
+    del A
     if isinstance(diff, sp.MatrixBase):
         return [enc.expr(x) for x in diff]
-    del A
     return [enc.expr(diff)]
+
+
+def _domain(enc: Encoder, eng: Any, rel: Relation) -> list:
+    """Where the relation as WRITTEN is defined: SymPy simplifies ``sqrt(a)*sqrt(a)`` to
+    ``a`` and ``b/b`` to 1, which would lose ``a >= 0`` and ``b != 0``; so the conditions
+    come from the syntax tree, each argument evaluated by the engine."""
+    from ..lang.syntax import BinOp, Call, Num, nodes
+    out = []
+
+    def scalar(e):
+        v = eng.value(e)
+        return v if isinstance(v, sp.Expr) else None
+    for n in nodes(rel):
+        if isinstance(n, Call) and n.func in ("sqrt", "log"):
+            a = scalar(n.args[0])
+            if a is not None:
+                t = enc.expr(a)
+                out.append(t >= 0 if n.func == "sqrt" else t > 0)
+        elif isinstance(n, BinOp) and n.op == "/":
+            b = scalar(n.right)
+            if b is not None:
+                out.append(enc.expr(b) != 0)
+        elif isinstance(n, BinOp) and n.op == "**" and isinstance(n.right, Num):
+            k = n.right.value
+            a = scalar(n.left)
+            if a is None:
+                continue
+            if k.denominator != 1:
+                out.append(enc.expr(a) >= 0)
+            if k < 0:  # 0**0 is 1 in every engine (docs/claims.md)
+                out.append(enc.expr(a) != 0)
+    return out
 
 
 def _constraint(enc: Encoder, eng: Any, rel: Relation, front: str) -> Any:
@@ -450,8 +492,11 @@ def build_formula(api: Any, claim: PreparedClaim, rel: Relation, d: int | None) 
             primary += [(f"{mname}[{s}]", enc.var(s)) for s in mat]
     for a in claim.assumptions:
         facts.append(_constraint(enc, eng, a, front))
+        facts += _domain(enc, eng, a)
     for h in claim.given:
         facts.append(_constraint(enc, eng, h, front))
+        facts += _domain(enc, eng, h)
+    facts += _domain(enc, eng, rel)
     if rel.op == "!=":
         goal = _constraint(enc, eng, Relation("!=", rel.left, rel.right, rel.pos), front)
     else:
@@ -718,8 +763,61 @@ def _simple_rationals(x: Fraction) -> list[Fraction]:
     return list(dict.fromkeys(out))
 
 
+#: rounds of refinement of exp/log/power abstractions after a spurious model
+MAX_REFINE = 40
+
+
 def _counterexample(claim: PreparedClaim, rel: Relation, f: Formula, model: Any, d: int,
                     truth_at: Any, deadline: float) -> Outcome:
+    """A model made exact and re-verified; a model that is spurious only because of an
+    abstraction (``exp(u)`` as a variable) is excluded by true monotonicity facts at the
+    model's argument (``u <= u0 -> exp(u) <= exp(u0)``...) and the formula solved again."""
+    import z3
+    for _ in range(MAX_REFINE):
+        out = _counterexample_once(claim, rel, f, model, d, truth_at, deadline)
+        if out.status != "spurious":
+            return out
+        cuts = _refinements(f, model) if time.monotonic() < deadline else []
+        if not cuts:
+            break
+        f.facts += cuts
+        r, model = _z3_check(f, [], max(1, int((deadline - time.monotonic()) * 1000)))
+        if r != "sat":
+            return Outcome("unknown", "the abstraction of exp/log/powers, refined, leaves no "
+                           f"counterexample for z3 ({r}); that alone is not a proof")
+    return Outcome("unknown", "the solver's models did not survive exact re-evaluation "
+                   "(exp/log/powers are only abstracted in the encoding)")
+
+
+def _refinements(f: Formula, model: Any) -> list:
+    """True facts that exclude the model: monotonicity of each abstracted function at the
+    model's value of its argument, with the function's value there enclosed by arb."""
+    import z3
+    cuts = []
+    for fn, arg, var, increasing in f.enc.monotone:
+        u0 = _model_fraction(model, arg)
+        if u0 is None:
+            continue
+        q = sp.Rational(u0.numerator, u0.denominator)
+        try:
+            lo, hi = enclosure(fn(q))
+        except (OutsideFragment, ValueError, TypeError):
+            continue
+        qv = z3.RealVal(f"{q.p}/{q.q}")
+        lov, hiv = (z3.RealVal(f"{x.p}/{x.q}") for x in (lo, hi))
+        if fn is sp.log:  # concave: below its tangent, log(u) <= log(u0) + (u - u0)/u0
+            cuts.append(z3.Implies(arg > 0, var <= hiv + (arg - qv) / qv))
+        if fn is sp.exp:  # convex: above its tangent, exp(u) >= exp(u0) (1 + u - u0)
+            cuts.append(z3.Implies(arg >= qv - 1, var >= lov * (1 + arg - qv)))
+        if increasing:
+            cuts += [z3.Implies(arg <= qv, var <= hiv), z3.Implies(arg >= qv, var >= lov)]
+        else:
+            cuts += [z3.Implies(arg <= qv, var >= lov), z3.Implies(arg >= qv, var <= hiv)]
+    return cuts
+
+
+def _counterexample_once(claim: PreparedClaim, rel: Relation, f: Formula, model: Any, d: int,
+                         truth_at: Any, deadline: float) -> Outcome:
     """Round the model to rationals where the formula still holds, build the point, and
     re-verify the original claim there exactly."""
     import z3
@@ -759,9 +857,13 @@ def _counterexample(claim: PreparedClaim, rel: Relation, f: Formula, model: Any,
     if rel.op == "!=":
         if verdict is True:
             return Outcome("witness", point=point, solvers="z3")
+        if verdict is False and f.enc.monotone:
+            return Outcome("spurious", "the model violates the abstracted functions")
         return Outcome("unknown", "the solver's witness did not survive exact re-evaluation")
     if verdict is False:
         return Outcome("counterexample", point=point, solvers="z3")
+    if verdict is True and f.enc.monotone:
+        return Outcome("spurious", "the model violates the abstracted functions")
     return Outcome("unknown", "the solver's counterexample did not survive exact "
                    f"re-evaluation ({'it holds there' if verdict else 'undecidable there'})")
 

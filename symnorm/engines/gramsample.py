@@ -1,0 +1,158 @@
+"""Numbers at dimensions no vector could reach: the reduced claim sampled at huge d.
+
+The numeric engine builds vectors, so it stops at d = 12 or so for vector claims; a claim
+that fails only from d = 13 on would look confirmed.  The any-d reduction turns a claim into
+scalars in ``d``, the declared scalars and the Gram symbols; any realizable Gram values can
+be put in, at d = 10**3 .. 10**9, using the same parametrization as the SMT step
+(``<ones, x> = d m_x``, ``<x, y> = d m_x m_y + sum_j j(j+1) L_xj L_yj``).
+
+This is used only to *withhold* ``confirmed``: a stable difference at a huge d means the
+sampled evidence at small d says nothing about every d.  It never refutes (a refutation
+needs a point that the original claim can be evaluated at exactly).
+"""
+
+from __future__ import annotations
+
+import random
+
+import mpmath
+import sympy as sp
+
+from ..lang.context import PreparedClaim
+from ..lang.syntax import Relation
+from .anyd import AnyD, Mat, Unsupported, Vec, add, scale, transpose
+
+__all__ = ["LARGE_DS", "large_d_difference"]
+
+LARGE_DS = (10**3, 10**6, 10**9)
+
+
+def _terms(eng: AnyD, rel: Relation) -> list[sp.Expr]:
+    """Scalars whose simultaneous vanishing is ``left == right`` (``left - right`` for an
+    inequality)."""
+    diff = add(eng.value(rel.left), scale(sp.Integer(-1), eng.value(rel.right)))
+    if isinstance(diff, Vec):
+        col = transpose(diff) if diff.row else diff
+        return [eng.inner(Vec({q: sp.Integer(1)}, row=True), col) for q in eng.basis]
+    if isinstance(diff, Mat):
+        sq = eng.mul(transpose(diff), diff)
+        return [sq.alpha * eng.d + sp.Add(*[c * eng.G(q, p) for (p, q), c in sq.terms.items()])]
+    return [diff]
+
+
+def _holds(op: str, gap: mpmath.mpf, tol: mpmath.mpf) -> bool | None:
+    """``left op right`` from ``gap = left - right``; None when too close to call."""
+    if abs(gap) <= tol:
+        return None if op not in ("==",) else True
+    return {"==": False, "!=": True, "<": gap < 0, "<=": gap < 0, ">": gap > 0,
+            ">=": gap > 0}[op]
+
+
+def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int, points: int = 6,
+                       dps: int = 60) -> dict | None:
+    """A point at a huge d where the reduced claim clearly fails, or None.
+
+    Points must satisfy every assumption and hypothesis (evaluated the same way); the
+    difference must be the same at two precisions.
+    """
+    if claim.d_value or claim.matrices:
+        return None
+    try:
+        eng = AnyD(claim)
+    except Unsupported:
+        return None
+    eng.subs = {}
+    try:
+        goal = _terms(eng, rel)
+        conds = [(c.op, _terms(eng, c)) for c in (*claim.assumptions, *claim.given)]
+    except (Unsupported, TypeError, ValueError):
+        return None
+    dsym = eng.syms["d"]
+    rng = random.Random(seed)
+    vecs = list(claim.vectors)
+    scalars = [eng.syms[n] for n in claim.scalars if n in eng.syms]
+    for d in LARGE_DS:
+        if not _d_ok(claim, d):
+            continue
+        for _ in range(points):
+            vals = {dsym: sp.Integer(d)}
+            for s in scalars:
+                vals[s] = _rand(rng)
+            m = {v: _rand(rng) for v in vecs}
+            L = {(i, j): _rand(rng) for i in range(len(vecs)) for j in range(i + 1)}
+            for (p, q), g in eng.gram.items():
+                if not isinstance(g, sp.Symbol) or g == dsym:
+                    continue
+                if p == "ones":
+                    vals[g] = d * m[q]
+                elif q == "ones":
+                    vals[g] = d * m[p]
+                else:
+                    i, k = vecs.index(p), vecs.index(q)
+                    vals[g] = d * m[p] * m[q] + sum(
+                        (j + 1) * (j + 2) * L[(i, j)] * L[(k, j)] for j in range(min(i, k) + 1))
+            got = _evaluate(goal, conds, vals, rel.op, dps)
+            if got is not None:
+                where = {"d": str(d)}
+                where.update({str(s): str(v) for s, v in vals.items()
+                              if s in scalars})
+                return dict(where, difference=got)
+    return None
+
+
+def _d_ok(claim: PreparedClaim, d: int) -> bool:
+    from .anyd import _simple_bound
+    for a in claim.assumptions:
+        name, op, v = _simple_bound(a)
+        if name == "d" and not {"<": d < v, "<=": d <= v, ">": d > v, ">=": d >= v,
+                                "==": d == v, "!=": d != v}[op]:
+            return False
+    return True
+
+
+def _rand(rng: random.Random) -> sp.Rational:
+    return sp.Rational(rng.randint(-40, 40), rng.choice([1, 2, 3, 5, 7]))
+
+
+def _num(e: sp.Expr, vals: dict, dps: int):
+    with mpmath.workdps(dps):
+        v = sp.N(e.subs(vals), dps)
+    if not v.is_real or v.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    return mpmath.mpf(sp.Float(v, dps)._mpf_) if v.is_Number else None
+
+
+def _evaluate(goal, conds, vals, op, dps) -> str | None:
+    """The difference as text when the claim clearly fails at ``vals``; else None."""
+    try:
+        for cop, terms in conds:
+            for prec in (dps,):
+                gaps = [_num(t, vals, prec) for t in terms]
+                if any(g is None for g in gaps):
+                    return None
+                with mpmath.workdps(prec):
+                    tol = mpmath.mpf(10) ** (-(prec // 2))
+                    ok = all(_holds(cop, g, tol * (1 + abs(g))) is True for g in gaps) \
+                        if cop == "==" else _holds(cop, gaps[0], tol) is True
+                if not ok:
+                    return None
+        gaps = [[_num(t, vals, p) for t in goal] for p in (dps, dps + 30)]
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    if any(g is None for gs in gaps for g in gs):
+        return None
+    with mpmath.workdps(dps):
+        tol = mpmath.mpf(10) ** (-(dps // 2))
+        for g1, g2 in zip(*gaps):
+            stable = abs(g1 - g2) <= tol * (1 + abs(g1))
+            if not stable:
+                return None
+        if op in ("==", "!="):
+            worst = max(gaps[0], key=abs)
+            if abs(worst) > tol * 1e6:
+                return mpmath.nstr(worst, 8)
+            return None
+        g = gaps[0][0]
+        if _holds(op, g, tol * 1e6) is False:
+            return mpmath.nstr(g, 8)
+    return None
