@@ -494,6 +494,8 @@ def _smt_step(claim: PreparedClaim, rel: Relation, budget: float):
 
 def _smt_scope(claim: PreparedClaim, ds: tuple[int, ...] | None) -> str:
     """What the solvers established, literally."""
+    if not _has_vectors(claim) and not claim.scalars:
+        return "exact (no free symbols)"
     if ds is None or not _has_vectors(claim):
         return _scope_all(claim)
     if claim.d_value:
