@@ -75,18 +75,22 @@ def parse_latex_equation(
     text: str, label: str, *, file: str = "<latex>", line: int = 1, column: int = 1,
     is_defined: Callable[[str], bool] = lambda n: False,
     is_function: Callable[[str], bool] | None = None,
+    is_dimension: Callable[[str], bool] | None = None,
 ) -> list[Statement]:
     """Parse one display equation; definitions first, then claims ``LABEL.1``, ``LABEL.2``...
 
     ``is_defined(name)`` says whether the document already defines ``name`` (then
     ``name = ...`` is a claim, otherwise a definition); ``is_function(letter)`` whether a
     single letter followed by ``(`` is a function call (default :data:`DEFAULT_FUNCTIONS`
-    and functions defined earlier in the equation).
+    and functions defined earlier in the equation); ``is_dimension(name)`` whether a name
+    the document defines stands for d (default: only ``d``), as the upper bound of a sum.
     """
     toks = tokenize(text, file, line, column)
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
     reader = _Equation(text, file, is_defined)
     parser = ExprParser(text, toks, file, reader.defined, is_fn)
+    if is_dimension is not None:
+        parser.is_dimension = lambda n: n == "d" or bool(is_dimension(n))
     raws = parser.equation()
     return reader.build(raws, label)
 
@@ -101,7 +105,7 @@ def _children(e: object) -> tuple[object, ...]:
     if isinstance(e, (Neg, Transpose)):
         return (e.operand,)
     if isinstance(e, Call):
-        return e.args + (e.batch or ())
+        return e.args + (e.batch or ()) + tuple(v for _, v in e.bind)
     if isinstance(e, IndexSum):
         return (e.body,)
     return ()
@@ -143,7 +147,8 @@ def subst(e: Expr, mapping: dict[str, Expr]) -> Expr:
         return Transpose(subst(e.operand, mapping), e.pos)
     if isinstance(e, Call):
         batch = tuple(subst(b, mapping) for b in e.batch) if e.batch is not None else None
-        return Call(e.func, tuple(subst(a, mapping) for a in e.args), e.pos, batch, e.params)
+        return Call(e.func, tuple(subst(a, mapping) for a in e.args), e.pos, batch, e.params,
+                    tuple((k, subst(v, mapping)) for k, v in e.bind))
     return e
 
 
@@ -153,6 +158,7 @@ class _Equation:
     def __init__(self, text: str, file: str, is_defined: Callable[[str], bool]) -> None:
         self.text, self.file, self.is_defined = text, file, is_defined
         self.lets: dict[str, Let] = {}
+        self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
 
     def defined(self, name: str) -> bool:
         return name in BUILTIN_NAMES or name in self.lets or bool(self.is_defined(name))
@@ -197,6 +203,10 @@ class _Equation:
             raise _err(f"left side of {r.op_text} is not a name, f(args) or x_i", r.pos,
                        self.file, "only a new name can be defined")
         name, params, kind = target
+        if isinstance(r.left, Call) and r.left.bind:
+            raise _err(f"{r.op_text} cannot define {name} with a value in its subscript",
+                       r.pos, self.file, f"define {name} once with its parameter "
+                       f"({name}_\\epsilon(x) = ...) and write {name}_0(x) in claims")
         if self.defined(name):
             raise _err(f"{r.op_text} redefines {name!r}", r.pos, self.file,
                        "use = to state a claim about a defined name")
@@ -212,6 +222,8 @@ class _Equation:
         if name in names_in(body) and name not in params:
             raise _err(f"{name} is defined in terms of itself", r.pos, self.file)
         self.lets[name] = Let(name, params, body, r.pos)
+        if isinstance(r.left, Call):
+            self.subscripts[name] = (r.left.params, r.pos)
 
     def _ordered_lets(self) -> list[Let]:
         lets = dict(self.lets)
@@ -229,6 +241,12 @@ class _Equation:
                     break
                 body = subst(body, hits)
             lets[name] = Let(name, lt.params, body, lt.pos)
+            sub, pos = self.subscripts.get(name, ((), lt.pos))
+            for p in sub:  # N_\epsilon(x) = ...: the subscript names a parameter it uses
+                if p not in names_in(body):
+                    raise _err(f"subscript {p} of {name}: the right side does not use {p}",
+                               pos, self.file, f"write {p} in the body of {name}, or drop "
+                               "the subscript")
         order: list[Let] = []
         done: set[str] = set()
 

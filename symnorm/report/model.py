@@ -84,6 +84,8 @@ STATUS_INFO = {
                              "dimensions only", "#0f766e"),
     "confirmed": StatusInfo("\u2248", "CONFIRMED", "confirmed numerically at high "
                             "precision, not proved", "#1d4ed8"),
+    "defined": StatusInfo("=", "DEFINED", "a definition read from the equation: it names a "
+                          "quantity and is not checked", "#475569"),
     "refuted": StatusInfo("\u2717", "REFUTED", "false: a counterexample is shown",
                           "#b91c1c"),
     "undecided": StatusInfo("?", "UNDECIDED", "neither proved nor refuted within the "
