@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum
 from symnorm.lang.latex_tokens import ACCENTS, BOLD, FRACS, FUNCTION_MACROS, GREEK, Tok
-from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose
+from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -82,6 +82,10 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "expr", _sqrt(p, t)
     if s in BOLD:
         word = _letter_arg(p, t)
+        if s == "\\mathbb" and word != "1":  # \mathbb R, \mathbb E: sets and operators
+            raise p.err(f"\\mathbb {word} is not accepted (only \\mathbb 1, the ones "
+                        "vector)", t, "write a plain name; sets (\\mathbb R) and "
+                        "expectations (\\mathbb E) have no meaning in a claim")
         if word == "1":
             return "ones", Name("ones", pos)
         if word == "0":
@@ -236,10 +240,20 @@ def _call_subscript(p: ExprParser, name: str, t: Tok, builtin: bool
         if len(values) > 1 or names or bind:
             raise p.err(f"subscript of {name}: at most one value (it replaces eps)", u,
                         "name the parameter: _{\\epsilon=0}")
-        bind = (("eps", values[0]),)
+        v = values[0]
+        if not (_is_number(v) or any(isinstance(n, Name) and n.id == "eps"
+                                     for n in nodes(v))):
+            raise p.err(f"subscript {v} of {name}: a value subscript is a number or a "
+                        "multiple of eps (it replaces eps)", u,
+                        "name the parameter it sets: _{\\epsilon=...}")
+        bind = (("eps", v),)
     if len({k for k, _ in bind}) != len(bind):
         raise p.err(f"subscript of {name} fixes a parameter twice", u)
     return names, bind, None
+
+
+def _is_number(e: Expr) -> bool:
+    return isinstance(e, Num) or isinstance(e, Neg) and isinstance(e.operand, Num)
 
 
 def _binding(p: ExprParser) -> tuple[str | None, Expr]:
@@ -544,6 +558,9 @@ def _sum(p: ExprParser) -> IndexSum:
     defines as d (``let m = d``); a sum over part of the vector is refused, naming the bound.
     """
     t = p.next()
+    if p.at("\\limits", "\\nolimits"):
+        raise p.err(f"{p.peek().text} after \\sum is not accepted", p.peek(),
+                    "write \\sum_{i=1}^d")
     index = None
     lower_bound = 1
     seen: set[str] = set()
