@@ -277,3 +277,16 @@ def test_pytest_plugin_passes_definitions_and_reports_them(tmp_path: Path) -> No
     assert "2 passed" in p.stdout, p.stdout + p.stderr
     assert "symnorm definitions (passed, not checked)" in p.stdout
     assert "defined eq.s: let s = sqrt(v + eps)" in p.stdout
+
+
+def test_reports_show_definitions_as_definitions(tmp_path: Path) -> None:
+    from symnorm.report.build import write_report
+    text = DERIV + "\n```latex eq\n" r"s = \sqrt{v+\epsilon},\quad s^2 = v + \epsilon" "\n```\n"
+    result = check_text(text, "d.md", sandbox=False)
+    files = write_report(text, result, tmp_path, date="2026-01-01")
+    md = files["report.md"].read_text()
+    assert "= DEFINED \u2014 Definition 1 `eq.s`" in md and "PROVED \u2014 Claim 2" in md
+    assert "<strong>Definition 1</strong>" in files["report.html"].read_text()
+    assert r"\textbf{Definition 1}" in files["report.tex"].read_text()
+    data = json.loads(files["evidence.json"].read_text())
+    assert data["summary"]["defined"] == 1 and data["claims"][0]["status"] == "defined"

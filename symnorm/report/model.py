@@ -136,6 +136,11 @@ class ClaimCard:
         return replace(base, meaning=meaning) if meaning else base
 
     @property
+    def kind(self) -> str:
+        """``Definition`` for a LaTeX equation read as a definition, else ``Claim``."""
+        return "Definition" if self.verdict.status == "defined" else "Claim"
+
+    @property
     def example_title(self) -> str:
         """What ``counterexample`` holds: a counterexample if refuted, else a witness."""
         return "Counterexample" if self.verdict.status == "refuted" else "Witness"
