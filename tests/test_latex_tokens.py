@@ -31,12 +31,13 @@ PLAIN = "```symnorm\nvector x, y\nscalar a, b, eps\n```\n"
 
 
 def reading(latex: str, head: str = VOCAB) -> str | SourceError:
-    """How one equation was read: its definitions and claims, or its first error."""
+    """How one equation was read (definitions, claims and their assumptions) or its error."""
     doc = parse_text(head + f"\n```latex t\n{latex}\n```\n", "t.md")
     if doc.errors:
         return doc.errors[0]
     defs = [d.text for d in doc.definitions]
-    claims = [c.statement for c in doc.scope.claims if c.label.startswith("t")]
+    claims = [c.statement + "".join(f" assuming {a}" for a in c.assumption_text)
+              for c in doc.scope.claims if c.label.startswith("t")]
     return " ; ".join(defs + claims)
 
 
@@ -290,3 +291,59 @@ def test_reports_show_definitions_as_definitions(tmp_path: Path) -> None:
     assert r"\textbf{Definition 1}" in files["report.tex"].read_text()
     data = json.loads(files["evidence.json"].read_text())
     assert data["summary"]["defined"] == 1 and data["claims"][0]["status"] == "defined"
+
+
+# --- every token, mechanically: delete it or change it, and the reading must notice -------
+
+EQUATIONS = [
+    r"J=\frac{P}{s}-\frac{cc^\top}{d s^3},\quad J\mathbf1=0,\quad Jc=\frac{\epsilon}{s^3}c",
+    r"\mathcal N_\epsilon(ax+b\mathbf1)=\frac{aPx}{\sqrt{a^2v+\epsilon}},\quad a>0",
+    r"\operatorname{BN}_\epsilon(0;\{0,b\})=\frac{-b}{\sqrt{b^2+4\epsilon}}",
+    r"\frac{1}{n}\sum_{i=1}^{n} y_i^2 = \frac{\|y\|_2^2}{d}",
+    r"\sum_{i=0}^{d-1} (y_i-a)^2 = \left\langle y - a\mathbf 1_d, y-a\mathbf1 \right\rangle",
+    r"\hat x^\top a = \log_2(a) + \exp(b) + \sqrt[3]{a} + |b| + 0.5",
+    r"\mathcal N_{2\epsilon}(2x) = \mathcal N_{\epsilon=\epsilon/2}(x)",
+    r"\frac{\partial \ell}{\partial \hat x_i} = y_i \cdot a",
+    r"x^{\mathsf T} I_d = x^T \times I",
+    r"\mu_\mathcal{B} \neq x_1 - x_2",
+]
+# Deleting these may leave the reading unchanged, as documented in docs/latex.md: a separator
+# next to another separator, a font on a letter (\mathcal N and N are one function), the
+# product signs (juxtaposition is the same product) and \mathsf in the transpose ^{\mathsf T}.
+NO_MEANING = {",", "\\quad", "\\mathcal", "\\cdot", "\\times", "\\mathsf"}
+SWAP = {"a": "b", "b": "a", "x": "y", "y": "x", "c": "x", "s": "a", "v": "a", "P": "J",
+        "J": "P", "d": "m", "n": "m", "i": "j", "T": "S", "I": "P", "N": "R", "B": "C"}
+
+
+def _tokens(eq: str):
+    from symnorm.lang.latex_tokens import tokenize
+    return tokenize(eq, "t", 1, 1)
+
+
+@pytest.mark.parametrize("eq", EQUATIONS)
+def test_deleting_any_token_changes_the_reading_or_fails(eq: str) -> None:
+    base = reading(eq)
+    assert isinstance(base, str), base
+    silent = []
+    for t in _tokens(eq):
+        if t.text in NO_MEANING:
+            continue
+        after = reading(eq[:t.start] + eq[t.end:])
+        if after == base:
+            silent.append(t.text)
+    assert not silent, f"deleting {silent} went unnoticed in {eq}"
+
+
+@pytest.mark.parametrize("eq", EQUATIONS)
+def test_changing_any_letter_or_digit_changes_the_reading_or_fails(eq: str) -> None:
+    base = reading(eq)
+    assert isinstance(base, str), base
+    silent = []
+    for t in _tokens(eq):
+        new = SWAP.get(t.text) or (str((int(t.text) + 1) % 10) if t.text.isdigit() else None)
+        if new is None:
+            continue
+        after = reading(eq[:t.start] + new + eq[t.end:])
+        if after == base:
+            silent.append(f"{t.text}->{new}@{t.start}")
+    assert not silent, f"changing {silent} went unnoticed in {eq}"
