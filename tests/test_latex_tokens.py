@@ -312,7 +312,7 @@ EQUATIONS = [
 # product signs (juxtaposition is the same product) and \mathsf in the transpose ^{\mathsf T}.
 NO_MEANING = {",", "\\quad", "\\mathcal", "\\cdot", "\\times", "\\mathsf"}
 SWAP = {"a": "b", "b": "a", "x": "y", "y": "x", "c": "x", "s": "a", "v": "a", "P": "J",
-        "J": "P", "d": "m", "n": "m", "i": "j", "T": "S", "I": "P", "N": "R", "B": "C"}
+        "J": "P", "d": "q", "n": "q", "m": "q", "H": "q", "g": "q", "w": "q", "i": "j", "T": "S", "I": "P", "N": "R", "B": "C"}
 
 
 def _tokens(eq: str):
@@ -347,3 +347,46 @@ def test_changing_any_letter_or_digit_changes_the_reading_or_fails(eq: str) -> N
         if after == base:
             silent.append(f"{t.text}->{new}@{t.start}")
     assert not silent, f"changing {silent} went unnoticed in {eq}"
+
+
+def _latex_lines(path: Path):
+    """(line number, text) of every equation in the ``latex LABEL`` blocks of a document."""
+    inside = False
+    for k, line in enumerate(path.read_text().split("\n"), 1):
+        if line.startswith("```"):
+            inside = line.startswith("```latex ")
+        elif inside and line.strip():
+            yield k, line
+
+
+def _read_line(src: str, lineno: int) -> str:
+    doc = parse_text(src, "t.md")
+    if doc.errors:
+        return "error at " + ",".join(str(e.line) for e in doc.errors)
+    out = [d.text for d in doc.definitions if d.line == lineno]
+    out += [c.statement + "|" + ",".join(c.assumption_text) for c in doc.scope.claims
+            if c.pos.line == lineno]
+    return " ; ".join(out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted((ROOT / "derivations").glob("*.md")), ids=lambda p: p.name)
+def test_every_token_of_the_derivations_counts(path: Path) -> None:
+    """Each token of each LaTeX equation in derivations/, deleted or changed, is noticed."""
+    src = path.read_text()
+    lines = src.split("\n")
+    silent = []
+    for k, line in _latex_lines(path):
+        base = _read_line(src, k)
+        assert not base.startswith("error"), (k, base)
+        for t in _tokens(line):
+            if t.text in NO_MEANING | {"\\mathbf", "\\qquad", ".", "\\\\"}:
+                continue
+            swap = SWAP.get(t.text) or (str((int(t.text) + 1) % 10) if t.text.isdigit()
+                                        else None)
+            for new in ("", swap) if swap else ("",):
+                mutant = "\n".join(lines[:k - 1] + [line[:t.start] + new + line[t.end:]]
+                                   + lines[k:])
+                if _read_line(mutant, k) == base:
+                    silent.append(f"{k}: {t.text!r} -> {new!r}")
+    assert not silent, silent
