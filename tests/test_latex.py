@@ -292,8 +292,8 @@ def test_index_sums_and_elementwise_equations() -> None:
     dim = {"is_dimension": lambda k: k == "m"}  # the document has `let m = d`
     (st,) = parse(r"\mu_\mathcal{B} \leftarrow \frac{1}{m}\sum_{i=1}^m x_i", {"x", "m"}, **dim)
     assert (st.name, st.body) == ("mu_B", mul(div(num(1), n("m")), call("sum", x)))
-    (st,) = parse(r"\sigma_\mathcal{B}^2 \leftarrow \frac{1}{m}\sum_{i=1}^m (x_i-\mu_\mathcal{B})^2",
-                  {"x", "m", "mu_B"}, **dim)
+    (st,) = parse(r"\sigma_\mathcal{B}^2 \leftarrow \frac{1}{m}\sum_{i=1}^m "
+                  r"(x_i-\mu_\mathcal{B})^2", {"x", "m", "mu_B"}, **dim)
     centred = sub(x, mul(mu_b, ones))
     assert st.body == call("sqrt", mul(div(num(1), n("m")), mul(T(centred), centred)))
     (st,) = parse(r"z = \sum_i P J x_i", VOCAB | {"z"})  # matrix coefficients keep their order

@@ -159,7 +159,8 @@ def test_a_subscript_on_a_definition_must_be_used_by_its_body() -> None:
 
 
 def test_a_function_must_use_its_own_parameter() -> None:
-    head = "```symnorm\nvector x\nscalar eps\n```\n\n```latex c\nc=x-\\frac{\\mathbf1^\\top x}{d}\\mathbf1\n```\n"
+    head = ("```symnorm\nvector x\nscalar eps\n```\n\n```latex c\n"
+            "c=x-\\frac{\\mathbf1^\\top x}{d}\\mathbf1\n```\n")
     # c was defined from the document's x in an earlier equation: N would ignore its argument
     bad = reading(r"\mathcal N(x)=\frac{c}{\sqrt{c^\top c/d+\epsilon}}", head)
     assert isinstance(bad, SourceError)
@@ -312,7 +313,8 @@ EQUATIONS = [
 # product signs (juxtaposition is the same product) and \mathsf in the transpose ^{\mathsf T}.
 NO_MEANING = {",", "\\quad", "\\mathcal", "\\cdot", "\\times", "\\mathsf"}
 SWAP = {"a": "b", "b": "a", "x": "y", "y": "x", "c": "x", "s": "a", "v": "a", "P": "J",
-        "J": "P", "d": "q", "n": "q", "m": "q", "H": "q", "g": "q", "w": "q", "i": "j", "T": "S", "I": "P", "N": "R", "B": "C"}
+        "J": "P", "d": "q", "n": "q", "m": "q", "H": "q", "g": "q", "w": "q", "i": "j",
+        "T": "S", "I": "P", "N": "R", "B": "C"}
 
 
 def _tokens(eq: str):

@@ -3,10 +3,10 @@
 Refuted, error and undecided claims fail, with the counterexample or message in the
 failure report.  A LaTeX equation read as a definition is an item too: it passes (nothing was
 checked that could fail) but carries the status ``defined`` in its ``user_properties`` and is
-listed in the terminal summary, so that no equation passes in silence.  Only Markdown files holding a ``symnorm`` or ``latex LABEL`` fence are
-collected.  The plugin is registered through the ``pytest11`` entry point when symnorm is
-installed; from a source checkout that is not installed use
-``pytest -p symnorm.check.pytest_plugin``.
+listed in the terminal summary, so that no equation passes in silence.  Only Markdown files
+holding a ``symnorm`` or ``latex LABEL`` fence are collected.  The plugin is registered
+through the ``pytest11`` entry point when symnorm is installed; from a source checkout that
+is not installed use ``pytest -p symnorm.check.pytest_plugin``.
 """
 
 from __future__ import annotations

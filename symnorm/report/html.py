@@ -88,7 +88,8 @@ class HtmlPrinter(Printer):
         rows = "".join(
             f"<td>{self.badge(s)}<br>{n}</td>" for s, n in m.summary.items())
         toc = "".join(
-            f'<li><a href="#claim-{c.number}">{c.kind} {c.number}</a> {self.badge(c.verdict.status)}'
+            f'<li><a href="#claim-{c.number}">{c.kind} {c.number}</a> '
+            f'{self.badge(c.verdict.status)}'
             f" <code>{escape(c.verdict.label)}</code></li>"
             for c in m.items if isinstance(c, ClaimCard))
         return (
