@@ -119,6 +119,8 @@ REFUSED = [
     (r"\sum_{i=0}^{d-1} y_i = a", r"\sum_{i=0}^{d-2} y_i = a", "d-2"),
     (r"\sum_{i=1}^{d} y_i = a", r"\sum_{i=1}^{d-1} y_i = a", "not every entry"),
     (r"\sum_{i=1}^{d} y_i = a", r"\sum_{i=1}^{3} y_i = a", "'3'"),
+    (r"\sum^{d}_{i=1} y_i = a", r"\sum^{d}_{i=0} y_i = a", "from 0 to d is not every entry"),
+    (r"d^2\,y = u", r"d^2y = u", "'dy' looks like a differential"),
     (r"\sum_i y_i = a", r"\sum_j y_i = a", "index i inside a sum over j"),
     (r"\sum_i y_i = a", r"\sum\limits_i y_i = a", r"\limits"),
     (r"\sum_i y_i u_i = a", r"y_i u_i = a", "two indexed quantities"),

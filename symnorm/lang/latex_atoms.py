@@ -155,12 +155,11 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
             if sub2 is not None:
                 raise p.err(f"subscript after the arguments of {name}", t)
             return _apply(call, sup2, t, p)
-    end = p.toks[p.i - 1].end
     sub, sup = _scripts(p)
     if kind in ("name", "func", "call"):
         name = str(val)
-        if name == "d" and kind == "name" and sub is None and sup is None:
-            _not_differential(p, t, end)
+        if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x
+            _not_differential(p, t, p.toks[p.i - 1].end)
         if kind == "call":
             raise p.err(f"{t.text} needs a parenthesized argument", t, f"write {t.text}(x)")
         return _apply(_named(p, name, sub, t), sup, t, p)
@@ -563,6 +562,7 @@ def _sum(p: ExprParser) -> IndexSum:
                     "write \\sum_{i=1}^d")
     index = None
     lower_bound = 1
+    upper: tuple[Tok, bool] | None = None  # the bound's token, and whether it was N-1
     seen: set[str] = set()
     while p.at("_", "^"):
         s = p.next()
@@ -584,11 +584,16 @@ def _sum(p: ExprParser) -> IndexSum:
                                 "d, or from 0 to d-1) are accepted", lo)
                 lower_bound = int(lo.text)
         else:
-            _upper_bound(p, k, braced, lower_bound)
+            upper = (k, _upper_bound(p, k, braced))
         if braced:
             p.expect("}", o)
     if index is None:
         raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t)
+    if upper is not None and upper[1] != (lower_bound == 0):
+        k, minus = upper
+        raise p.err(f"\\sum from {lower_bound} to {GREEK.get(k.text, k.text)}"
+                    f"{'-1' if minus else ''} is not every entry", k,
+                    "write \\sum_{i=1}^d or \\sum_{i=0}^{d-1}")
     sign = p.next() if p.at("+", "-") else None
     body: object = p.term()
     if sign is not None and sign.text == "-":
@@ -596,8 +601,11 @@ def _sum(p: ExprParser) -> IndexSum:
     return IndexSum(index, body, p.pos(t))
 
 
-def _upper_bound(p: ExprParser, k: Tok, braced: bool, lower_bound: int) -> None:
-    """The upper bound must be the length d of the vectors: ``d``, ``m`` with m = d, ``d-1``."""
+def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
+    """The upper bound must be the length d of the vectors: ``d``, ``m`` with m = d, ``d-1``.
+
+    Returns whether it was written ``N-1`` (then the sum must start at 0).
+    """
     name = GREEK.get(k.text, k.text)
     if not (_letter(k) or k.text in GREEK):
         raise p.err(f"upper bound {k.text!r} of \\sum: a sum runs over all d entries", k,
@@ -613,6 +621,4 @@ def _upper_bound(p: ExprParser, k: Tok, braced: bool, lower_bound: int) -> None:
         if one.text != "1":
             raise p.err(f"upper bound {name}-{one.text} of \\sum: only {name}-1 after a sum "
                         "from 0", one)
-    if minus != (lower_bound == 0):
-        raise p.err(f"\\sum from {lower_bound} to {name}{'-1' if minus else ''} is not every "
-                    "entry", k, "write \\sum_{i=1}^d or \\sum_{i=0}^{d-1}")
+    return minus
