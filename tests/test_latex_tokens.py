@@ -245,6 +245,13 @@ def test_a_second_equation_for_a_defined_quantity_is_checked_against_the_first()
     assert len(errors) == 1 and "redefines 's'" in errors[0].message
 
 
+def test_within_one_equation_the_second_equation_for_a_name_is_a_claim() -> None:
+    assert reading(r"s = \sqrt{v}, \quad s = \sqrt{v+\epsilon}", DERIV) == \
+        "let s = sqrt(v) ; s == sqrt(v + eps)"
+    err = reading(r"s = \sqrt{v}, \quad s := \sqrt{v+\epsilon}", DERIV)
+    assert isinstance(err, SourceError) and "redefines 's'" in str(err)
+
+
 def test_plain_let_statements_get_no_rows() -> None:
     result = check_text("```symnorm\nvector x\nlet c = x - ones*ones.T*x/d\n"
                         "claim z: ones.T*c == 0\n```\n", "t.md", sandbox=False)
