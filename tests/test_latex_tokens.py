@@ -131,6 +131,7 @@ REFUSED = [
     (r"\frac{a}{b} = 1", r"\frac{d}{dx} a = 1", "derivative notation"),
     (r"\left( a+b \right) x = y", r"\left( a+b \right] x = y", "expected ')'"),
     (r"\log(a) = b", r"\log^2(a) = b", "'^' before the arguments"),
+    (r"q = a + b,\quad a = b", r"q = a + b,\quad a > 0", "qualifies no claim"),
 ]
 
 

@@ -184,6 +184,12 @@ class _Equation:
                 assumptions.append(Relation(r.op, _plain(r.left), _plain(r.right), r.pos))
             else:
                 pending.append((r, self._relation(r)))
+        if assumptions and not pending and self.lets:  # it would qualify nothing: say so
+            a = assumptions[0]
+            raise _err(f"the assumption {a} qualifies no claim: this equation only defines "
+                       f"{', '.join(self.lets)}", a.pos, self.file,
+                       "put the condition beside a claim, or write `assume ...` in a symnorm "
+                       "block")
         out: list[Statement] = list(self._ordered_lets())
         for k, (r, rel) in enumerate(pending, 1):
             out.append(Claim(f"{label}.{k}", rel, (), r.pos, source=r.source, origin="latex",
