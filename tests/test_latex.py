@@ -289,10 +289,11 @@ def test_definitions_are_ordered_by_use() -> None:
 
 def test_index_sums_and_elementwise_equations() -> None:
     mu_b = n("mu_B")
-    (st,) = parse(r"\mu_\mathcal{B} \leftarrow \frac{1}{m}\sum_{i=1}^m x_i", {"x", "m"})
+    dim = {"is_dimension": lambda k: k == "m"}  # the document has `let m = d`
+    (st,) = parse(r"\mu_\mathcal{B} \leftarrow \frac{1}{m}\sum_{i=1}^m x_i", {"x", "m"}, **dim)
     assert (st.name, st.body) == ("mu_B", mul(div(num(1), n("m")), call("sum", x)))
-    (st,) = parse(r"\sigma_\mathcal{B}^2 \leftarrow \frac{1}{m}\sum_{i=1}^m (x_i-\mu_\mathcal{B})^2",
-                  {"x", "m", "mu_B"})
+    (st,) = parse(r"\sigma_\mathcal{B}^2 \leftarrow \frac{1}{m}\sum_{i=1}^m "
+                  r"(x_i-\mu_\mathcal{B})^2", {"x", "m", "mu_B"}, **dim)
     centred = sub(x, mul(mu_b, ones))
     assert st.body == call("sqrt", mul(div(num(1), n("m")), mul(T(centred), centred)))
     (st,) = parse(r"z = \sum_i P J x_i", VOCAB | {"z"})  # matrix coefficients keep their order
@@ -348,7 +349,10 @@ INVALID = [
     (r"a = b % comment", "comment"),
     ("a = \u03b5", "non-ASCII"),
     (r"a = \sum x_i", "index"),
-    (r"a = \sum_{i=0}^m x_i", "from 1"),
+    (r"a = \sum_{i=0}^m x_i", "not the dimension d"),
+    (r"a = \sum_{i=0}^d x_i", "is not every entry"),
+    (r"a = \sum_{i=2}^d x_i", "sum from 2"),
+    (r"a = \sum_{i=1}^{d-1} x_i", "is not every entry"),
     (r"a = \sum_{i=1}^{3} x_i", "name"),
     (r"a = \sum_i x_i y_i z_i", "more than two"),
     (r"a = \sum_i \sqrt{x_i}", "entries"),

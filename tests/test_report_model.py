@@ -175,7 +175,8 @@ def test_json_matches_the_check_schema(tmp_path: Path) -> None:
     assert [c["label"] for c in data["claims"]] == ["radial", "wrong", "stray"]
     assert data["claims"][0] == {**verdicts()[0].to_json()}
     assert list(data["claims"][0])[:5] == ["file", "line", "label", "statement", "status"]
-    assert data["summary"] == {"proved": 1, "proved-for": 0, "confirmed": 0, "refuted": 1,
+    assert data["summary"] == {"proved": 1, "proved-for": 0, "confirmed": 0, "defined": 0,
+                               "refuted": 1,
                                "undecided": 1, "error": 0}
     assert {"symnorm", "sympy", "mpmath"} <= set(data["versions"])
     assert data["date"] == "2026-01-01" and data["exit_code"] == 1

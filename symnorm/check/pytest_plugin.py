@@ -1,10 +1,12 @@
 """pytest plugin: ``pytest derivations/`` collects each claim of each document as a test.
 
 Refuted, error and undecided claims fail, with the counterexample or message in the
-failure report.  Only Markdown files holding a ``symnorm`` or ``latex LABEL`` fence are
-collected.  The plugin is registered through the ``pytest11`` entry point when symnorm is
-installed; from a source checkout that is not installed use
-``pytest -p symnorm.check.pytest_plugin``.
+failure report.  A LaTeX equation read as a definition is an item too: it passes (nothing was
+checked that could fail) but carries the status ``defined`` in its ``user_properties`` and is
+listed in the terminal summary, so that no equation passes in silence.  Only Markdown files
+holding a ``symnorm`` or ``latex LABEL`` fence are collected.  The plugin is registered
+through the ``pytest11`` entry point when symnorm is installed; from a source checkout that
+is not installed use ``pytest -p symnorm.check.pytest_plugin``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from .verdict import Verdict
+from .verdict import DEFINED, Verdict
+
+_DEFINED_KEY = pytest.StashKey[list]()
 
 
 def pytest_collect_file(parent, file_path: Path):
@@ -44,8 +48,12 @@ class ClaimItem(pytest.Item):
     def __init__(self, *, verdict: Verdict, **kwargs) -> None:
         super().__init__(**kwargs)
         self.verdict = verdict
+        self.user_properties.append(("symnorm_status", verdict.status))
 
     def runtest(self) -> None:
+        if self.verdict.status == DEFINED:
+            self.config.stash.setdefault(_DEFINED_KEY, []).append(self.verdict)
+            return
         if not self.verdict.ok:
             raise ClaimFailed(self.verdict)
 
@@ -63,4 +71,13 @@ class ClaimItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self):
-        return self.path, self.verdict.line - 1, f"claim {self.verdict.label}"
+        what = "definition" if self.verdict.status == DEFINED else "claim"
+        return self.path, self.verdict.line - 1, f"{what} {self.verdict.label}"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    defined = config.stash.get(_DEFINED_KEY, [])
+    if defined:
+        terminalreporter.section("symnorm definitions (passed, not checked)")
+        for v in defined:
+            terminalreporter.write_line(f"defined {v.label}: {v.statement}  ({v.file}:{v.line})")

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
-from ..lang.document import Document, parse_text, read_document
-from .verdict import ERROR, UNDECIDED, DocumentResult, Verdict
+from ..lang.document import Definition, Document, parse_text, read_document
+from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
 
 __all__ = [
     "MAX_DPS",
@@ -88,6 +88,14 @@ def _error_verdict(doc: Document | None, exc: SourceError) -> Verdict:
                    statement="", status=ERROR, message=str(exc))
 
 
+def _defined_verdict(path: str, d: Definition) -> Verdict:
+    """A LaTeX equation read as a definition: visible, counted apart, never checked."""
+    return Verdict(file=path, line=d.line, column=d.column, label=f"{d.label}.{d.name}",
+                   statement=d.text, status=DEFINED, origin="latex", source=d.source,
+                   message=f"defines {d.name} (line {d.line}); not checked. To check this "
+                           f"equation instead, define {d.name} before it (docs/latex.md)")
+
+
 def _check_args(timeout: float, dps: int) -> None:
     if not (isinstance(dps, int) and MIN_DPS <= dps <= MAX_DPS):
         raise LimitError(f"dps must be an integer between {MIN_DPS} and {MAX_DPS} (got {dps})")
@@ -104,8 +112,10 @@ def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
     t0 = time.monotonic()
     claims = [c for c in doc.scope.claims if only is None or c.label == only]
     errors = [_error_verdict(doc, e) for e in doc.errors]
+    defined = [_defined_verdict(doc.path, d) for d in doc.definitions]
     if only is not None:
         errors = [e for e in errors if e.label == only]
+        defined = [v for v in defined if v.label == only]
     results: dict[int, Verdict] = {}
     if sandbox and claims:
         results = _run_pool(claims, dps, timeout, progress)
@@ -114,10 +124,10 @@ def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
             results[i] = _work(c, dps, timeout)
             if progress:
                 progress(results[i])
-    for e in errors:
+    for e in errors + defined:
         if progress:
             progress(e)
-    verdicts = [results[i] for i in range(len(claims))] + errors
+    verdicts = [results[i] for i in range(len(claims))] + errors + defined
     verdicts.sort(key=lambda v: (v.line, v.column, v.label))
     return DocumentResult(doc.path, verdicts, list(doc.scope.figures),
                           round(time.monotonic() - t0, 3))

@@ -16,6 +16,7 @@ from typing import Any
 __all__ = [
     "CLAIM_KEYS",
     "CONFIRMED",
+    "DEFINED",
     "ERROR",
     "PROVED",
     "PROVED_FOR",
@@ -33,11 +34,14 @@ __all__ = [
 PROVED = "proved"
 PROVED_FOR = "proved-for"
 CONFIRMED = "confirmed"
+#: A LaTeX equation read as a definition: shown so that no equation passes in silence, never
+#: counted as proved (it was not checked; it introduces a name for later claims).
+DEFINED = "defined"
 REFUTED = "refuted"
 UNDECIDED = "undecided"
 ERROR = "error"
-STATUSES = (PROVED, PROVED_FOR, CONFIRMED, REFUTED, UNDECIDED, ERROR)
-_OK = (PROVED, PROVED_FOR, CONFIRMED)
+STATUSES = (PROVED, PROVED_FOR, CONFIRMED, DEFINED, REFUTED, UNDECIDED, ERROR)
+_OK = (PROVED, PROVED_FOR, CONFIRMED, DEFINED)
 
 
 @dataclass
@@ -100,7 +104,7 @@ def summarize(verdicts: list[Verdict]) -> dict[str, int]:
 
 
 def exit_code(verdicts: list[Verdict]) -> int:
-    """0 all proved/proved-for/confirmed; 1 any refuted; 2 any error or undecided."""
+    """0 all proved/proved-for/confirmed (or defined); 1 any refuted; 2 any error or undecided."""
     statuses = {v.status for v in verdicts}
     if REFUTED in statuses:
         return 1

@@ -73,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         for v in verdicts:
             print(_row(v, args.verbose))
         total = sum(r.seconds for r in results)
-        print(", ".join(f"{summary[s]} {s}" for s in STATUSES) + f"  ({len(verdicts)} claims "
-              f"in {len(results)} document(s), {total:.1f} s)")
+        defs = summary.get("defined", 0)
+        print(", ".join(f"{summary[s]} {s}" for s in STATUSES) + f"  ({len(verdicts) - defs} "
+              f"claims{f' and {defs} definitions' if defs else ''} in {len(results)} "
+              f"document(s), {total:.1f} s)")
     return exit_code(verdicts)

@@ -192,7 +192,8 @@ class Scope:
                 d.expanded = self.expand(st.body, {})
                 self.shape(d.expanded)
             else:  # registered afterwards: a function cannot call itself
-                self.expand(st.body, {p: Name(p, st.pos) for p in st.params})
+                from .callparams import check_parameters
+                check_parameters(self, st.name, st.params, st.body, st.pos)
                 self.lets[st.name] = d
         except (SourceError, LimitError, RecursionError) as exc:
             self.lets.pop(st.name, None)
@@ -338,6 +339,9 @@ class Scope:
                         f"(`let {e.id} = ...`) or `use` a vocabulary that has it")
 
     def _expand_call(self, e: Call, local: dict[str, Expr], count: list[int]) -> Expr:
+        if e.params or e.bind:  # a subscript selects or fixes a parameter (LaTeX)
+            from .callparams import expand_subscripted
+            return expand_subscripted(self, e, local, count)
         rec = lambda x: self.expand(x, local, count)
         f = e.func
         if e.batch is not None:

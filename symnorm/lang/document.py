@@ -21,9 +21,10 @@ from markdown_it import MarkdownIt
 from ..errors import LimitError, SourceError
 from .context import Scope
 from .parser import parse_statement
-from .syntax import Claim, Let
+from .syntax import Claim, Let, Name, Pos
 
-__all__ = ["MAX_DOCUMENT_BYTES", "Block", "Document", "parse_text", "read_document"]
+__all__ = ["MAX_DOCUMENT_BYTES", "Block", "Definition", "Document", "parse_text",
+           "read_document"]
 
 MAX_DOCUMENT_BYTES = 2_000_000
 
@@ -38,6 +39,18 @@ class Block:
     line: int
 
 
+@dataclass(frozen=True)
+class Definition:
+    """A LaTeX relation read as a definition (``let``): reported with status ``defined``."""
+
+    label: str  # the equation's label; the row is labelled ``LABEL.NAME``
+    name: str
+    text: str  # the definition as read: ``let sigma = sqrt(...)``
+    line: int
+    column: int
+    source: str  # the equation as written
+
+
 @dataclass
 class Document:
     """A parsed derivation document: its source, checked blocks, scope and statement errors."""
@@ -47,6 +60,7 @@ class Document:
     blocks: list[Block]
     scope: Scope
     errors: list[SourceError] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)
 
 
 def _blocks(source: str) -> list[Block]:
@@ -124,7 +138,8 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     try:
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
-                                     is_function=doc.scope.is_function)
+                                     is_function=doc.scope.is_function,
+                                     is_dimension=lambda n: _is_dimension(doc.scope, n))
         if not any(isinstance(st, (Claim, Let)) for st in stmts):
             # `a > 5` alone would silently check nothing: say so
             raise SourceError(f"equation {label} holds only assumptions; nothing to check",
@@ -133,10 +148,26 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
                               "beside the equation it qualifies")
         for st in stmts:
             doc.scope.add(st)
+            if isinstance(st, Let):
+                doc.definitions.append(_definition(st, label, text.strip()))
     except (SourceError, LimitError) as exc:
         doc.errors.append(_as_source_error(exc, doc.path, line))
     except RecursionError:
         doc.errors.append(SourceError("LaTeX nested too deeply", doc.path, line, col))
+
+
+def _is_dimension(scope: Scope, name: str) -> bool:
+    """Whether ``name`` is defined as the dimension (``let m = d``): a sum bound may use it."""
+    if name not in scope.lets or scope.lets[name].stmt.params:
+        return False
+    dim = scope.expand(Name("d", Pos(1, 1)), {})
+    return scope.lets[name].expanded == dim
+
+
+def _definition(st: Let, label: str, source: str) -> Definition:
+    head = f"{st.name}({', '.join(st.params)})" if st.params else st.name
+    return Definition(label, st.name, f"let {head} = {st.body}", st.pos.line, st.pos.col,
+                      source)
 
 
 def read_document(path: str | Path) -> Document:

@@ -49,8 +49,10 @@ LATEX_NAMES: dict[str, str] = {
     "\\mathbf 0": "0",
     "I, I_d": "I",
     "^\\top, ^T, ^\\intercal, ^{\\mathsf T}": "Transpose (.T)",
-    "\\mathcal N_\\epsilon(y)": "N(y) with params ('eps',)",
-    "\\operatorname{BN}_\\epsilon(0;\\{0,b\\})": "BN(0; [0, b]) with params ('eps',)",
+    "\\mathcal N_\\epsilon(y)": "N(y) (N must depend on eps)",
+    "\\mathcal N_0(y), \\mathcal N_{2\\epsilon}(y)": "N[eps=0](y), N[eps=2 * eps](y)",
+    "\\operatorname{BN}_\\epsilon(0;\\{0,b\\})": "BN(0; [0, b]) (BN must depend on eps)",
+    "\\log_b(y)": "log(y) / log(b)",
     "\\operatorname{Name}, \\mathrm{Name}": "Name (a function when followed by '(')",
     "\\|y\\|, \\|y\\|_2": "norm(y)",
     "|y|": "abs(y)",
@@ -60,7 +62,7 @@ LATEX_NAMES: dict[str, str] = {
     "\\sqrt[n]{a}": "a ** (1/n)",
     "\\exp, \\log, \\ln, \\operatorname{tr}": "exp, log, log, trace",
     "\\cdot, \\times, implicit product": "*",
-    "\\sum_{i=1}^m (body in x_i)": "sum(x), u.T*w (see docs)",
+    "\\sum_{i=1}^d (body in x_i)": "sum(x), u.T*w (bound d or a name defined as d)",
     "\\hat x, \\bar x, \\tilde x": "xhat, xbar, xtilde",
     "x_1, \\mu_\\mathcal{B}": "x_1, mu_B",
     "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "dl_dxhat (a named vector)",
@@ -75,18 +77,22 @@ def parse_latex_equation(
     text: str, label: str, *, file: str = "<latex>", line: int = 1, column: int = 1,
     is_defined: Callable[[str], bool] = lambda n: False,
     is_function: Callable[[str], bool] | None = None,
+    is_dimension: Callable[[str], bool] | None = None,
 ) -> list[Statement]:
     """Parse one display equation; definitions first, then claims ``LABEL.1``, ``LABEL.2``...
 
     ``is_defined(name)`` says whether the document already defines ``name`` (then
     ``name = ...`` is a claim, otherwise a definition); ``is_function(letter)`` whether a
     single letter followed by ``(`` is a function call (default :data:`DEFAULT_FUNCTIONS`
-    and functions defined earlier in the equation).
+    and functions defined earlier in the equation); ``is_dimension(name)`` whether a name
+    the document defines stands for d (default: only ``d``), as the upper bound of a sum.
     """
     toks = tokenize(text, file, line, column)
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
     reader = _Equation(text, file, is_defined)
     parser = ExprParser(text, toks, file, reader.defined, is_fn)
+    if is_dimension is not None:
+        parser.is_dimension = lambda n: n == "d" or bool(is_dimension(n))
     raws = parser.equation()
     return reader.build(raws, label)
 
@@ -101,7 +107,7 @@ def _children(e: object) -> tuple[object, ...]:
     if isinstance(e, (Neg, Transpose)):
         return (e.operand,)
     if isinstance(e, Call):
-        return e.args + (e.batch or ())
+        return e.args + (e.batch or ()) + tuple(v for _, v in e.bind)
     if isinstance(e, IndexSum):
         return (e.body,)
     return ()
@@ -143,7 +149,8 @@ def subst(e: Expr, mapping: dict[str, Expr]) -> Expr:
         return Transpose(subst(e.operand, mapping), e.pos)
     if isinstance(e, Call):
         batch = tuple(subst(b, mapping) for b in e.batch) if e.batch is not None else None
-        return Call(e.func, tuple(subst(a, mapping) for a in e.args), e.pos, batch, e.params)
+        return Call(e.func, tuple(subst(a, mapping) for a in e.args), e.pos, batch, e.params,
+                    tuple((k, subst(v, mapping)) for k, v in e.bind))
     return e
 
 
@@ -153,6 +160,7 @@ class _Equation:
     def __init__(self, text: str, file: str, is_defined: Callable[[str], bool]) -> None:
         self.text, self.file, self.is_defined = text, file, is_defined
         self.lets: dict[str, Let] = {}
+        self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
 
     def defined(self, name: str) -> bool:
         return name in BUILTIN_NAMES or name in self.lets or bool(self.is_defined(name))
@@ -176,6 +184,12 @@ class _Equation:
                 assumptions.append(Relation(r.op, _plain(r.left), _plain(r.right), r.pos))
             else:
                 pending.append((r, self._relation(r)))
+        if assumptions and not pending and self.lets:  # it would qualify nothing: say so
+            a = assumptions[0]
+            raise _err(f"the assumption {a} qualifies no claim: this equation only defines "
+                       f"{', '.join(self.lets)}", a.pos, self.file,
+                       "put the condition beside a claim, or write `assume ...` in a symnorm "
+                       "block")
         out: list[Statement] = list(self._ordered_lets())
         for k, (r, rel) in enumerate(pending, 1):
             out.append(Claim(f"{label}.{k}", rel, (), r.pos, source=r.source, origin="latex",
@@ -197,6 +211,10 @@ class _Equation:
             raise _err(f"left side of {r.op_text} is not a name, f(args) or x_i", r.pos,
                        self.file, "only a new name can be defined")
         name, params, kind = target
+        if isinstance(r.left, Call) and r.left.bind:
+            raise _err(f"{r.op_text} cannot define {name} with a value in its subscript",
+                       r.pos, self.file, f"define {name} once with its parameter "
+                       f"({name}_\\epsilon(x) = ...) and write {name}_0(x) in claims")
         if self.defined(name):
             raise _err(f"{r.op_text} redefines {name!r}", r.pos, self.file,
                        "use = to state a claim about a defined name")
@@ -212,6 +230,8 @@ class _Equation:
         if name in names_in(body) and name not in params:
             raise _err(f"{name} is defined in terms of itself", r.pos, self.file)
         self.lets[name] = Let(name, params, body, r.pos)
+        if isinstance(r.left, Call):
+            self.subscripts[name] = (r.left.params, r.pos)
 
     def _ordered_lets(self) -> list[Let]:
         lets = dict(self.lets)
@@ -229,6 +249,12 @@ class _Equation:
                     break
                 body = subst(body, hits)
             lets[name] = Let(name, lt.params, body, lt.pos)
+            sub, pos = self.subscripts.get(name, ((), lt.pos))
+            for p in sub:  # N_\epsilon(x) = ...: the subscript names a parameter it uses
+                if p not in names_in(body):
+                    raise _err(f"subscript {p} of {name}: the right side does not use {p}",
+                               pos, self.file, f"write {p} in the body of {name}, or drop "
+                               "the subscript")
         order: list[Let] = []
         done: set[str] = set()
 

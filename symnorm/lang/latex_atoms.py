@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum
 from symnorm.lang.latex_tokens import ACCENTS, BOLD, FRACS, FUNCTION_MACROS, GREEK, Tok
-from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose
+from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -82,6 +82,10 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "expr", _sqrt(p, t)
     if s in BOLD:
         word = _letter_arg(p, t)
+        if s == "\\mathbb" and word != "1":  # \mathbb R, \mathbb E: sets and operators
+            raise p.err(f"\\mathbb {word} is not accepted (only \\mathbb 1, the ones "
+                        "vector)", t, "write a plain name; sets (\\mathbb R) and "
+                        "expectations (\\mathbb E) have no meaning in a claim")
         if word == "1":
             return "ones", Name("ones", pos)
         if word == "0":
@@ -96,6 +100,10 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "func", word
     if s in _NAMED:
         word = _word_arg(p, t)
+        if word == "d":
+            raise p.err(f"{s}{{d}} is a differential, not the dimension d", t,
+                        "write d for the dimension; derivatives are named "
+                        "(\\frac{\\partial \\ell}{\\partial x}) or jacobian(...)")
         word = _OPNAMES.get(word, word)
         return ("name" if len(word) == 1 else "func"), word
     if s in ACCENTS:
@@ -125,20 +133,33 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
 def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     """Scripts, calls and powers after an atom."""
     pos = p.pos(t)
-    sub, sup = _scripts(p)
     if kind in ("name", "func", "call"):
         name = str(val)
-        if p.at("(") and (kind != "name" or p.is_fn(name)):
-            if sup is not None:
-                raise p.err(f"superscript before the arguments of {name}", t,
-                            "write (f(x))^2")
+        after = p.peek(_after_scripts(p) - p.i)
+        if after is not None and after.text == "(" and (kind != "name" or p.is_fn(name)):
+            params: tuple[str, ...] = ()
+            bind: tuple[tuple[str, Expr], ...] = ()
+            base: Expr | None = None
+            if p.at("_"):  # an expression: N_0, N_{2\epsilon}, \log_2
+                params, bind, base = _call_subscript(p, name, t, kind == "call")
+            if not p.at("("):
+                bad = p.peek()
+                raise p.err(f"{bad.text if bad else ''!r} before the arguments of {name}",
+                            bad, "write (f(x))^2 for a power; one subscript at most")
             o = p.next()
             args, batch = p.call_args(o)
-            call = Call(name, args, pos, batch, tuple(sub) if sub else ())
+            call = Call(name, args, pos, batch, params, bind)
+            if base is not None:  # \log_b(x) = log(x)/log(b)
+                call = BinOp("/", call, Call("log", (base,), pos), pos)
             sub2, sup2 = _scripts(p)
             if sub2 is not None:
                 raise p.err(f"subscript after the arguments of {name}", t)
             return _apply(call, sup2, t, p)
+    sub, sup = _scripts(p)
+    if kind in ("name", "func", "call"):
+        name = str(val)
+        if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x
+            _not_differential(p, t, p.toks[p.i - 1].end)
         if kind == "call":
             raise p.err(f"{t.text} needs a parenthesized argument", t, f"write {t.text}(x)")
         return _apply(_named(p, name, sub, t), sup, t, p)
@@ -150,6 +171,117 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         f"only {what}" if what else "subscripts belong to names")
     node = Call("norm", (val,), pos) if kind == "norm" else val
     return _apply(node, sup, t, p)  # type: ignore[arg-type]
+
+
+def _after_scripts(p: ExprParser) -> int:
+    """Index of the first token after the scripts at the current position (a lookahead).
+
+    A wrong guess only sends the input to the branch that will refuse it, never past it.
+    """
+    k = p.i
+    while (tok := p.peek(k - p.i)) is not None and tok.text in ("_", "^", "'"):
+        k += 1
+        tok = p.peek(k - p.i)
+        if tok is not None and tok.is_cmd and tok.text not in GREEK:  # \mathcal{B}, \top
+            k += 1
+            tok = p.peek(k - p.i)
+            if tok is None or tok.text != "{":
+                k += 1 if tok is not None and _letter(tok) else 0
+                continue
+        if tok is not None and tok.text == "{":
+            depth = 0
+            while (tok := p.peek(k - p.i)) is not None:
+                depth += {"{": 1, "}": -1}.get(tok.text, 0)
+                k += 1
+                if depth == 0:
+                    break
+        elif tok is not None and tok.text != "'":
+            k += 1
+    return k
+
+
+def _call_subscript(p: ExprParser, name: str, t: Tok, builtin: bool
+                    ) -> tuple[tuple[str, ...], tuple[tuple[str, Expr], ...], Expr | None]:
+    r"""The subscript of a called function, as (names, fixed values, log base).
+
+    ``N_\epsilon``/``BN_{\gamma,\beta}`` name parameters (the function must use them);
+    ``N_0``, ``N_{2\epsilon}`` fix eps inside the call; ``N_{\epsilon=\delta}`` fixes a named
+    parameter; ``\log_b`` is the base b.  Everything else in the subscript is an error.
+    """
+    u = p.expect("_")
+    items: list[tuple[str | None, Expr]] = []
+    if p.at("{"):
+        o = p.next()
+        p.closers.append(None)
+        try:
+            items.append(_binding(p))
+            while p.at(","):
+                p.i += 1
+                items.append(_binding(p))
+        finally:
+            p.closers.pop()
+        p.expect("}", o)
+    else:
+        k = p.peek()
+        single = _single_atom(p, k) if k is not None else None
+        if single is None:
+            raise p.err(f"subscript {k.text if k else ''!r} on {name}: write _{{...}}", u)
+        items.append((None, single))
+    if builtin:
+        if name == "log" and len(items) == 1 and items[0][0] is None:
+            return (), (), items[0][1]
+        raise p.err(f"subscript on {t.text} is not accepted", u,
+                    "only \\log_b (the base b) takes a subscript")
+    names = tuple(e.id for k, e in items if k is None and isinstance(e, Name))
+    values = [e for k, e in items if k is None and not isinstance(e, Name)]
+    bind = tuple((k, e) for k, e in items if k is not None)
+    if values:
+        if len(values) > 1 or names or bind:
+            raise p.err(f"subscript of {name}: at most one value (it replaces eps)", u,
+                        "name the parameter: _{\\epsilon=0}")
+        v = values[0]
+        if not (_is_number(v) or any(isinstance(n, Name) and n.id == "eps"
+                                     for n in nodes(v))):
+            raise p.err(f"subscript {v} of {name}: a value subscript is a number or a "
+                        "multiple of eps (it replaces eps)", u,
+                        "name the parameter it sets: _{\\epsilon=...}")
+        bind = (("eps", v),)
+    if len({k for k, _ in bind}) != len(bind):
+        raise p.err(f"subscript of {name} fixes a parameter twice", u)
+    return names, bind, None
+
+
+def _is_number(e: Expr) -> bool:
+    return isinstance(e, Num) or isinstance(e, Neg) and isinstance(e.operand, Num)
+
+
+def _binding(p: ExprParser) -> tuple[str | None, Expr]:
+    r"""One item of a function's subscript: ``\epsilon``, ``2\epsilon`` or ``\epsilon=0``."""
+    first = p.peek()
+    e = p.expr()
+    if not p.at("="):
+        return None, e
+    if not isinstance(e, Name):
+        raise p.err("only a parameter name can stand left of '=' in a subscript", first)
+    p.i += 1
+    return e.id, p.expr()
+
+
+def _not_differential(p: ExprParser, t: Tok, end: int) -> None:
+    """``dx``, ``dy_i``, ``d\\sigma`` look like differentials: never a silent product with d.
+
+    The dimension d written directly against a name (no space) is refused; ``d s^3`` or
+    ``d\\,s^3`` (space between) and ``d \\cdot s`` are products.
+    """
+    nxt = p.peek()
+    if nxt is None or nxt.start != end or not p.starts_factor(nxt):
+        return
+    if _letter(nxt) or nxt.text in GREEK or nxt.text in ACCENTS or nxt.text in BOLD \
+            or nxt.text in ("\\partial", "\\mathcal", "\\mathrm", "\\operatorname"):
+        raise p.err(f"'d{nxt.text}' looks like a differential", t,
+                    f"for the product of the dimension d and {nxt.text} write 'd {nxt.text}' "
+                    f"(with a space) or 'd \\cdot {nxt.text}'; derivatives are named "
+                    "(\\frac{\\partial \\ell}{\\partial y_i}) or jacobian(...)")
 
 
 def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
@@ -419,8 +551,18 @@ def _derivative(p: ExprParser, t: Tok) -> Expr:
 
 
 def _sum(p: ExprParser) -> IndexSum:
+    """``\\sum_i``, ``\\sum_{i=1}^{m}``, ``\\sum_{i=0}^{d-1}``: a sum over every entry.
+
+    The bounds must say "all d entries": an upper bound is ``d`` or a name the document
+    defines as d (``let m = d``); a sum over part of the vector is refused, naming the bound.
+    """
     t = p.next()
+    if p.at("\\limits", "\\nolimits"):
+        raise p.err(f"{p.peek().text} after \\sum is not accepted", p.peek(),
+                    "write \\sum_{i=1}^d")
     index = None
+    lower_bound = 1
+    upper: tuple[Tok, bool] | None = None  # the bound's token, and whether it was N-1
     seen: set[str] = set()
     while p.at("_", "^"):
         s = p.next()
@@ -437,17 +579,46 @@ def _sum(p: ExprParser) -> IndexSum:
             if braced and p.at("="):
                 p.i += 1
                 lo = p.next("a lower bound")
-                if lo.text != "1":
-                    raise p.err(f"sum from {lo.text}: only sums from 1 are accepted", lo)
-        elif not (_letter(k) or k.text in GREEK):
-            raise p.err(f"upper bound {k.text!r} of \\sum must be a name", k,
-                        "the sum runs over all entries of the indexed vectors")
+                if lo.text not in ("0", "1"):
+                    raise p.err(f"sum from {lo.text}: only sums over every entry (from 1 to "
+                                "d, or from 0 to d-1) are accepted", lo)
+                lower_bound = int(lo.text)
+        else:
+            upper = (k, _upper_bound(p, k, braced))
         if braced:
             p.expect("}", o)
     if index is None:
-        raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^m", t)
+        raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t)
+    if upper is not None and upper[1] != (lower_bound == 0):
+        k, minus = upper
+        raise p.err(f"\\sum from {lower_bound} to {GREEK.get(k.text, k.text)}"
+                    f"{'-1' if minus else ''} is not every entry", k,
+                    "write \\sum_{i=1}^d or \\sum_{i=0}^{d-1}")
     sign = p.next() if p.at("+", "-") else None
     body: object = p.term()
     if sign is not None and sign.text == "-":
         body = Neg(body, p.pos(sign))  # type: ignore[arg-type]
     return IndexSum(index, body, p.pos(t))
+
+
+def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
+    """The upper bound must be the length d of the vectors: ``d``, ``m`` with m = d, ``d-1``.
+
+    Returns whether it was written ``N-1`` (then the sum must start at 0).
+    """
+    name = GREEK.get(k.text, k.text)
+    if not (_letter(k) or k.text in GREEK):
+        raise p.err(f"upper bound {k.text!r} of \\sum: a sum runs over all d entries", k,
+                    "write ^d (or a name defined as d: let m = d)")
+    if not p.is_dimension(name):
+        raise p.err(f"upper bound {name} of \\sum is not the dimension d", k,
+                    f"the sum runs over all d entries of the vectors; write ^d, or define "
+                    f"{name} as d first (let {name} = d) if it is")
+    minus = braced and p.at("-")
+    if minus:
+        p.i += 1
+        one = p.next("1")
+        if one.text != "1":
+            raise p.err(f"upper bound {name}-{one.text} of \\sum: only {name}-1 after a sum "
+                        "from 0", one)
+    return minus

@@ -124,9 +124,12 @@ def lower(e: object, bound: str | None, file: str,
         if any(v for _, v in args + batch):
             raise _err(f"{e.func}(...) applied to indexed entries", e.pos, file,
                        "functions of entries are elementwise; write the vector form")
+        bind = [(k, lower(v, bound, file, free)) for k, v in e.bind]
+        if any(v for _, (_, v) in bind):
+            raise _err(f"indexed entry in the subscript of {e.func}", e.pos, file)
         return Call(e.func, tuple(a for a, _ in args), e.pos,
                     tuple(b for b, _ in batch) if e.batch is not None else None,
-                    e.params), False
+                    e.params, tuple((k, v) for k, (v, _) in bind)), False
     if isinstance(e, BinOp):
         left, lv = lower(e.left, bound, file, free)
         right, rv = lower(e.right, bound, file, free)

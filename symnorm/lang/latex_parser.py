@@ -64,6 +64,8 @@ class ExprParser:
                  defined: Callable[[str], bool], is_function: Callable[[str], bool]) -> None:
         self.text, self.toks, self.file = text, toks, file
         self.defined, self.is_function = defined, is_function
+        #: whether a name denotes the dimension d (an upper bound of \sum must)
+        self.is_dimension: Callable[[str], bool] = lambda n: n == "d"
         self.i = 0
         self.depth = 0
         self.closers: list[str | None] = []

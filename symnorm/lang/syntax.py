@@ -120,7 +120,9 @@ class Call:
     """``func(args)``; ``batch`` holds the list after ``;`` in ``BN(0; [0, b])``.
 
     ``params`` records subscript parameters the LaTeX reader saw (``\\mathcal N_\\epsilon``
-    gives ``params=("eps",)``); engines use them only to check they match the vocabulary.
+    gives ``params=("eps",)``): expansion checks that the function depends on each of them.
+    ``bind`` holds parameters fixed inside this call only (``\\mathcal N_0(x)`` gives
+    ``bind=(("eps", 0),)``: eps is 0 in this application of N, not elsewhere).
     """
 
     func: str
@@ -128,12 +130,14 @@ class Call:
     pos: Pos = field(compare=False)
     batch: tuple[Expr, ...] | None = None
     params: tuple[str, ...] = ()
+    bind: tuple[tuple[str, Expr], ...] = ()
 
     def __str__(self) -> str:
         inner = ", ".join(str(a) for a in self.args)
         if self.batch is not None:
             inner += "; [" + ", ".join(str(b) for b in self.batch) + "]"
-        return f"{self.func}({inner})"
+        fixed = "".join(f"[{k}={v}]" for k, v in self.bind)
+        return f"{self.func}{fixed}({inner})"
 
 
 @dataclass(frozen=True)
@@ -253,7 +257,7 @@ def nodes(*roots: Expr | Relation):
         elif isinstance(e, (Neg, Transpose)):
             stack.append(e.operand)
         elif isinstance(e, Call):
-            stack += reversed(e.args)
+            stack += reversed(e.args + (e.batch or ()) + tuple(v for _, v in e.bind))
         elif isinstance(e, VectorLit):
             stack += reversed(e.items)
 

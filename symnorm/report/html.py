@@ -88,7 +88,8 @@ class HtmlPrinter(Printer):
         rows = "".join(
             f"<td>{self.badge(s)}<br>{n}</td>" for s, n in m.summary.items())
         toc = "".join(
-            f'<li><a href="#claim-{c.number}">Claim {c.number}</a> {self.badge(c.verdict.status)}'
+            f'<li><a href="#claim-{c.number}">{c.kind} {c.number}</a> '
+            f'{self.badge(c.verdict.status)}'
             f" <code>{escape(c.verdict.label)}</code></li>"
             for c in m.items if isinstance(c, ClaimCard))
         return (
@@ -134,7 +135,7 @@ class HtmlPrinter(Printer):
         parts = [
             (f'<article class="claim st-{v.status}" id="claim-{c.number}" '
             f'style="--c:{info.color}">\n<div class="claim-head">{self.badge(v.status)} '
-            f"<strong>Claim {c.number}</strong> <code>{escape(v.label)}</code> "
+            f"<strong>{c.kind} {c.number}</strong> <code>{escape(v.label)}</code> "
             f'<span class="where">{escape(v.file)}:{v.line}</span></div>\n'),
             statement, '<dl class="facts">']
         facts = [("Status", f"{escape(info.word.lower())}: {escape(info.meaning)}"),

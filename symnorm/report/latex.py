@@ -92,7 +92,7 @@ class LatexPrinter(Printer):
         statement = (tex_math(c.latex, display=True) if c.latex
                      else tex_code_lines(c.text) if c.text else "")
         out = ["\\par\\medskip\\noindent\\rule{\\linewidth}{0.4pt}\\par\n",
-               (f"{self.badge(v.status)}\\quad\\textbf{{Claim {c.number}}} "
+               (f"{self.badge(v.status)}\\quad\\textbf{{{c.kind} {c.number}}} "
                f"\\texttt{{{escape_text(v.label)}}} {{\\small({escape_text(v.file)}:"
                f"{v.line})}}\n"), statement,
                "\\begin{description}\\itemsep0pt\n",

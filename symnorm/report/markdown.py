@@ -82,7 +82,7 @@ class MarkdownPrinter(Printer):
 
     def _print_ClaimCard(self, c: ClaimCard) -> str:
         v, i = c.verdict, c.info
-        out = [(f"#### {i.symbol} {i.word} \u2014 Claim {c.number} {code_span(v.label)} "
+        out = [(f"#### {i.symbol} {i.word} \u2014 {c.kind} {c.number} {code_span(v.label)} "
                f"({md_escape(v.file)}:{v.line})\n\n"), self.math(c.latex, c.text), "\n\n",
                f"- **Status:** {i.word.lower()} ({i.meaning})\n",
                f"- **Scope:** {md_escape(v.scope) or '-'}\n",

@@ -84,6 +84,8 @@ STATUS_INFO = {
                              "dimensions only", "#0f766e"),
     "confirmed": StatusInfo("\u2248", "CONFIRMED", "confirmed numerically at high "
                             "precision, not proved", "#1d4ed8"),
+    "defined": StatusInfo("=", "DEFINED", "a definition read from the equation: it names a "
+                          "quantity and is not checked", "#475569"),
     "refuted": StatusInfo("\u2717", "REFUTED", "false: a counterexample is shown",
                           "#b91c1c"),
     "undecided": StatusInfo("?", "UNDECIDED", "neither proved nor refuted within the "
@@ -132,6 +134,11 @@ class ClaimCard:
         base = STATUS_INFO[self.verdict.status]
         meaning = ENGINE_MEANING.get((self.verdict.status, self.verdict.engine))
         return replace(base, meaning=meaning) if meaning else base
+
+    @property
+    def kind(self) -> str:
+        """``Definition`` for a LaTeX equation read as a definition, else ``Claim``."""
+        return "Definition" if self.verdict.status == "defined" else "Claim"
 
     @property
     def example_title(self) -> str:
