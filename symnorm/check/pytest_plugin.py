@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ..safetext import reproduce_command, visible
 from .verdict import Verdict
 
 
@@ -58,8 +59,8 @@ class ClaimItem(pytest.Item):
                 lines.append("  counterexample: " + json.dumps(v.counterexample))
             if v.message:
                 lines.append("  " + v.message)
-            lines.append(f"  reproduce: symnorm check {v.file} --only {v.label}")
-            return "\n".join(lines)
+            lines.append("  reproduce: " + reproduce_command(v.file, v.label))
+            return visible("\n".join(lines))  # document text must not drive the terminal
         return super().repr_failure(excinfo)
 
     def reportinfo(self):
