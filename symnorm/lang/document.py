@@ -94,7 +94,7 @@ def parse_text(source: str, path: str = "<text>") -> Document:
     for block in blocks:
         lines = block.text.split("\n")  # Markdown's own line ends, not str.splitlines
         if block.kind == "latex":
-            label = block.info.split()[1]
+            label = block.info.split(None, 1)[1].strip()  # "a b" is one (invalid) label
             n = 0
             for i, line in enumerate(lines):
                 if line.strip():

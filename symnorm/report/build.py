@@ -192,11 +192,11 @@ def report_document(path: Path | str, outdir: Path | str, *, timeout: float = 20
         raise SymnormError(f"the claim checker is not available ({exc})") from None
     from ..lang.document import read_document
     source_file = Path(path)
-    prepare_output(outdir)  # refuse a planted link before the (long) check, not after it
     try:  # the same bounded read and the same Markdown parse as `symnorm check`
         doc = read_document(source_file)
     except (SourceError, LimitError) as exc:
         raise SymnormError(str(exc)) from None
+    prepare_output(outdir)  # refuse a planted link before the (long) check, not after it
     source = doc.source
     result = check_parsed(doc, timeout=timeout, dps=dps, only=only, progress=progress)
     shown = display_path or str(path)
