@@ -22,6 +22,9 @@ SAFE_MATH = [
     r"\operatorname{tr} J = \frac{d-2}{s} + \frac{\epsilon}{s^3}", r"\text{for } x > 0",
     r"\sqrt[3]{x}", r"x'^2", r"\begin{array}{cc}1&2\end{array}", r"\not=",
     r"\sum_{i=1}^m \widehat{x}_i^2", r"\left\langle a, b \right\rangle",
+    r"\begin{array}{c|c}a&b\\c&d\end{array}", r"\sqrt[n]{x}", r"x'_1", r"x''",
+    r"\begin{pmatrix}" + "&".join("1" * 10) + r"\end{pmatrix}",
+    r"\begin{cases}1&x>0\\0&x\le 0\end{cases}",
 ]
 UNSAFE_MATH = [
     r"\input{/etc/passwd}", r"\include{x}", r"\write18{rm -rf /}", r"\immediate\write18{x}",
@@ -35,6 +38,11 @@ UNSAFE_MATH = [
     r"\text{a_b}", r"\begin{array}{q}1\end{array}", r"\begin{pmatrix}{a\\b}\end{pmatrix}",
     r"\middle|", r"1 & 2", r"\begin{pmatrix}a\end{bmatrix}", r"\left( x }", r"\bm{x}",
     r"a \over b", r"x^", r"_x",
+    # issue 15: these stopped pdflatex in report.tex
+    r"\begin{split}a&=b\\c&=d\end{split}", r"\begin{array}{c}a&b\end{array}",
+    r"\begin{array}{|}a\end{array}", r"a'_1'", r"x^2'", r"\sqrt[\sqrt[3]{2}]{x}",
+    r"\sqrt[{2}]{x}", r"\begin{pmatrix}" + "&".join("1" * 11) + r"\end{pmatrix}",
+    r"\begin{cases}1&2&3\end{cases}", r"\begin{gathered}a&b\end{gathered}",
 ]
 
 
