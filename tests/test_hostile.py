@@ -131,7 +131,7 @@ def test_duplicate_label_is_an_error():
 
 # --- issue 15: the terminal, the shell and the file system -----------------------------
 
-from symnorm.safetext import reproduce_command, visible  # noqa: E402
+from symnorm.safetext import reproduce_command, visible
 
 
 def _cli(*args: str, cwd: Path = ROOT, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -283,8 +283,9 @@ def test_size_cap_is_checked_before_reading(command, tmp_path):
     with open(big, "wb") as fh:  # a 1 GB sparse file: reading it would take the memory
         fh.truncate(1 << 30)
     p = subprocess.run(
-        [sys.executable, "-c", "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, "
-         "(1 << 30, 1 << 30)); from symnorm.cli import main; sys.exit(main(sys.argv[1:]))",
+        [sys.executable, "-c", ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, "
+                                "(1 << 30, 1 << 30)); from symnorm.cli import main; "
+                                "sys.exit(main(sys.argv[1:]))"),
          command, str(big), *(["-o", str(tmp_path / "o")] if command == "report" else [])],
         capture_output=True, text=True, check=False, timeout=120, cwd=ROOT)
     assert p.returncode == 2 and "larger than 2000000 bytes" in p.stdout + p.stderr

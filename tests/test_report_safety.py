@@ -224,11 +224,11 @@ def test_random_hostile_text_stays_inert(prose: list[str], label: list[str]) -> 
 
 # --- issue 15: output folders, figures and limits in `report` ---------------------------
 
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
+import os
+import subprocess
+import sys
 
-from symnorm.safeio import UnsafeOutputError  # noqa: E402
+from symnorm.safeio import UnsafeOutputError
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTE = "# N\n\n```symnorm\nuse layernorm\nclaim z: J*ones == 0\nfigure batch_flip points=5\n```\n"
@@ -362,8 +362,8 @@ def test_data_and_file_urls_in_prose_are_not_links(link) -> None:
 
 
 BAD_FIGURES = ["figure eps_scale d=4096 points=2001", "figure jacobian_spectrum x=1,1,1",
-               "figure batch_spread sizes=4096 draws=10000", "figure eps_scale d=2 eps=1,1,1,"
-               "1,1,1,1,1,1,1,1,1,1,1,1,1,1", "figure jacobian_spectrum x=1,2"]
+               "figure batch_spread sizes=4096 draws=10000", ("figure eps_scale d=2 eps=1,1,1,"
+                "1,1,1,1,1,1,1,1,1,1,1,1,1,1"), "figure jacobian_spectrum x=1,2"]
 
 
 @pytest.mark.parametrize("line", BAD_FIGURES)

@@ -101,11 +101,11 @@ def _draw_figures(result: DocumentResult, out: OutputDir, file: str, timeout: fl
         return [], errors
     outcomes: list[Any] = []
     if sandbox:
+        import importlib
         from concurrent.futures import TimeoutError as FutureTimeout
-
-        import matplotlib.backends.backend_agg  # noqa: F401 - imported once, before forking,
-        import matplotlib.figure  # noqa: F401 - so a worker's time limit is spent drawing
-
+        for module in ("matplotlib.figure", "matplotlib.backends.backend_agg"):
+            importlib.import_module(module)  # once, before forking: workers spend their
+            # time limit drawing, not importing
         from pebble import ProcessExpired
         with sandbox_pool(min(2, len(jobs))) as pool:
             futures = [pool.schedule(_figure_job, args=job, timeout=timeout) for job in jobs]

@@ -76,10 +76,10 @@ def md_to_tex(tokens: list[Token] | tuple[Token, ...]) -> str:
         elif kind in _OPENERS:
             flat = sum(e is not None for e in envs) >= MAX_NESTING
             envs.append(None if flat else _OPENERS[kind])
-            out.append("\\par\n" if flat else "\\begin{%s}\n" % _OPENERS[kind])
+            out.append("\\par\n" if flat else f"\\begin{{{_OPENERS[kind]}}}\n")
         elif kind in _CLOSERS:
             env = envs.pop() if envs else None
-            out.append("\\par\n" if env is None else "\\end{%s}\n" % env)
+            out.append("\\par\n" if env is None else f"\\end{{{env}}}\n")
         elif kind == "list_item_open":
             # \item{} so that an item starting with [ is not read as \item[label]
             out.append(r"\item{} " if envs and envs[-1] is not None else r"\par\noindent--~")
