@@ -371,3 +371,21 @@ def test_workers_die_with_their_parent(sig, tmp_path):
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_pytest_plugin_reads_within_the_cap_and_skips_pipes(tmp_path):
+    os.mkfifo(tmp_path / "fifo.md")
+    with open(tmp_path / "big.md", "wb") as fh:
+        fh.truncate(1 << 30)
+    (tmp_path / "t.md").write_text("```symnorm\nscalar b\nclaim bad\u202e: b == b + 1\n"
+                                   "claim ok: b == b\n```\n")
+    from importlib.metadata import entry_points
+    installed = any(ep.name == "symnorm" for ep in entry_points(group="pytest11"))
+    plugin = [] if installed else ["-p", "symnorm.check.pytest_plugin"]
+    p = subprocess.run([sys.executable, "-m", "pytest", *plugin, str(tmp_path), "-q",
+                        "-p", "no:cacheprovider", "--rootdir", str(tmp_path)],
+                       capture_output=True, check=False, text=True, timeout=300, cwd=tmp_path,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "2 failed, 1 passed" in p.stdout, p.stdout + p.stderr  # big.md, line 3; ok
+    assert "larger than 2000000 bytes" in p.stdout
+    assert "\u202e" not in p.stdout

@@ -20,8 +20,12 @@ from .verdict import Verdict
 
 def pytest_collect_file(parent, file_path: Path):
     if file_path.suffix == ".md" and file_path.is_file():
-        try:
-            text = file_path.read_text(encoding="utf-8", errors="replace")
+        from ..errors import LimitError
+        from ..safeio import read_capped
+        try:  # the same bounded read as `symnorm check`: no pipe, nothing over the cap
+            text = read_capped(file_path).decode("utf-8", errors="replace")
+        except LimitError:  # collected, so that the size error is reported
+            return DerivationFile.from_parent(parent, path=file_path)
         except OSError:
             return None
         if "```symnorm" in text or "```latex " in text:
