@@ -1,7 +1,9 @@
 """The ``symnorm`` command: a thin dispatcher over ``symnorm/commands/<name>.py``.
 
 Each command module defines ``add_arguments(parser)`` and ``run(args) -> int``.  User
-mistakes become one line on stderr and exit code 2, never a traceback.
+mistakes become one line on stderr and exit code 2, never a traceback.  Everything
+written to the terminal passes through :func:`symnorm.safetext.visible`, so control
+bytes and bidi overrides from a document are shown, never obeyed.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import importlib
 import sys
 
 from .errors import SymnormError
+from .safetext import VisibleStream
 
 __all__ = ["main"]
 
@@ -44,6 +47,15 @@ def _module(name: str):
 
 
 def main(argv: list[str] | None = None) -> int:
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleStream(sys.stdout), VisibleStream(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:
@@ -58,6 +70,13 @@ def main(argv: list[str] | None = None) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except MemoryError:
+        print(f"symnorm {args.command}: error: out of memory", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file or folder the command needs is not usable
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"symnorm {args.command}: error:{where} {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("symnorm: interrupted", file=sys.stderr)
         return 130

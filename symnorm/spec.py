@@ -20,6 +20,7 @@ symnorm.errors.SpecError: d must be an integer >= 2 or None for symbolic d (got 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -39,6 +40,10 @@ __all__ = [
 MAX_LITERAL_DIGITS = 200
 _ZERO = sympy.Rational(0)
 _TENTH = sympy.Rational(1, 10)
+
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+/[0-9]+|(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
+                     r"(?:[eE](?P<exp>[+-]?[0-9]{1,12}))?)")
 
 
 def as_rational(value: Any, field_name: str) -> sympy.Rational:
@@ -65,9 +70,18 @@ def as_rational(value: Any, field_name: str) -> sympy.Rational:
             text = value.strip()
             if len(text) > 2 * MAX_LITERAL_DIGITS + 1:
                 raise SpecError(f"{field_name}: literal too long ({len(text)} characters)")
+            m = _NUMBER.fullmatch(text)
+            if m is None:  # ASCII digits only: a lookalike digit is no number
+                raise ValueError
+            if m.group("exp") and abs(int(m.group("exp"))) > MAX_LITERAL_DIGITS:
+                # checked before converting: 1e99999999 would take minutes to build
+                raise SpecError(f"{field_name}: exponent {m.group('exp')} out of range "
+                                f"(at most {MAX_LITERAL_DIGITS} in size)")
             out = sympy.Rational(Fraction(text))
         else:
             raise TypeError
+    except SpecError:
+        raise
     except (ValueError, ZeroDivisionError, TypeError):
         raise SpecError(
             f"{field_name} must be an exact number such as 1/10, 0.1 or 2 (got {value!r})"

@@ -8,6 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_report_model import DOC, result
 from test_report_safety import HOSTILE_DOC, _hostile_result
 
@@ -19,13 +21,13 @@ pytestmark = pytest.mark.skipif(PDFLATEX is None, reason="pdflatex not installed
                                 "(apt-get install texlive-latex-base)")
 
 
-def _compile(folder: Path) -> str:
+def _compile(folder: Path, min_size: int = 10_000) -> str:
     done = subprocess.run(
         [str(PDFLATEX), "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
          "report.tex"], cwd=folder, capture_output=True, text=True, timeout=180, check=False)
     log = (folder / "report.log").read_text(errors="replace")
     assert done.returncode == 0, log[-3000:]
-    assert (folder / "report.pdf").stat().st_size > 10_000
+    assert (folder / "report.pdf").stat().st_size > min_size
     assert "Undefined control sequence" not in log
     return log
 
@@ -71,3 +73,53 @@ def test_whitelisted_random_math_compiles(tmp_path: Path) -> None:
                       steps=[{"text": "s", "latex": t}]) for k, t in enumerate(accepted)]
     write_report(prose, DocumentResult("r.md", claims), tmp_path, date="2026-01-01")
     _compile(tmp_path)
+
+
+# --- issue 15: whatever the prose holds, report.tex compiles ----------------------------
+
+HOSTILE_PROSE = {
+    "split inline": "Text $\\begin{split}a&=b\\\\c&=d\\end{split}$ end.\n",
+    "array extra &": "Text $\\begin{array}{c}a&b\\end{array}$.\n",
+    "array 11 columns": "$\\begin{array}{ccccccccccc}1&2&3&4&5&6&7&8&9&10&11\\end{array}$\n",
+    "pmatrix 11 columns": "$\\begin{pmatrix}1&2&3&4&5&6&7&8&9&10&11\\end{pmatrix}$\n",
+    "cases 3 columns": "$\\begin{cases}1&2&3\\end{cases}$\n",
+    "colspec {|}": "Text $\\begin{array}{|}a\\end{array}$.\n",
+    "double superscript": "Text $a'_1'$ end.\n",
+    "nested root index": "Text $\\sqrt[\\sqrt[3]{2}]{x}$ end.\n",
+    "display in a cell": "| a | b |\n|---|---|\n| $$x$$ | y |\n",
+    "item starting with [": "- [x] done\n- [not] this\n",
+    "code line starting with [": "```\nfoo\n[bar]\n```\n",
+    "hard break then [": "a\\\n[b]\n",
+    "lists 7 deep": "".join("  " * k + "- a\n" for k in range(7)),
+    "enumerate 6 deep": "".join("   " * k + "1. a\n" for k in range(6)),
+    "quotes 7 deep": ">" * 7 + " deep\n",
+    "mixed 8 deep": "> - > - > - > - x\n\n  ```\n  [c]\n  ```\n",
+    "very long word": "a" * 250_000 + "\n",
+    "very long line of math": "$" + "x+" * 60_000 + "x$\n",
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_PROSE))
+def test_hostile_prose_compiles(name: str, tmp_path: Path) -> None:
+    write_report("# T\n\n" + HOSTILE_PROSE[name], DocumentResult("t.md", []), tmp_path,
+                 date="2026-01-01", sandbox=False)
+    assert max(len(line) for line in (tmp_path / "report.tex").read_text().split("\n")) <= 1000
+    _compile(tmp_path, min_size=1_000)
+
+
+_PROSE_PIECES = ["x", " ", "\n", "\n\n", "- ", "1. ", "> ", "  ", "[", "]", "(", ")",
+                 "`", "```\n", "$", "$$", "\\\\", "\\", "&", "|", "---", "#", "*", "_",
+                 "^", "'", "{", "}", "%", "\\begin{array}{c}", "\\end{array}",
+                 "\\begin{split}", "\\end{split}", "\\sqrt[", "a'_1'", "| a | b |\n|---|---|\n",
+                 "\\frac", "<div>", "\u00e9", "~", "\t", "[x](http://e)", "\\item"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.sampled_from(_PROSE_PIECES), min_size=1, max_size=60))
+def test_random_hostile_prose_compiles(pieces: list[str]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        write_report("# T\n\n" + "".join(pieces) + "\n", DocumentResult("t.md", []), tmp,
+                     date="2026-01-01", sandbox=False)
+        _compile(Path(tmp), min_size=1_000)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from ..safetext import reproduce_command, visible
 from .verdict import DEFINED, Verdict
 
 _DEFINED_KEY = pytest.StashKey[list]()
@@ -23,8 +24,12 @@ _DEFINED_KEY = pytest.StashKey[list]()
 
 def pytest_collect_file(parent, file_path: Path):
     if file_path.suffix == ".md" and file_path.is_file():
-        try:
-            text = file_path.read_text(encoding="utf-8", errors="replace")
+        from ..errors import LimitError
+        from ..safeio import read_capped
+        try:  # the same bounded read as `symnorm check`: no pipe, nothing over the cap
+            text = read_capped(file_path).decode("utf-8", errors="replace")
+        except LimitError:  # collected, so that the size error is reported
+            return DerivationFile.from_parent(parent, path=file_path)
         except OSError:
             return None
         if "```symnorm" in text or "```latex " in text:
@@ -66,8 +71,8 @@ class ClaimItem(pytest.Item):
                 lines.append("  counterexample: " + json.dumps(v.counterexample))
             if v.message:
                 lines.append("  " + v.message)
-            lines.append(f"  reproduce: symnorm check {v.file} --only {v.label}")
-            return "\n".join(lines)
+            lines.append("  reproduce: " + reproduce_command(v.file, v.label))
+            return visible("\n".join(lines))  # document text must not drive the terminal
         return super().repr_failure(excinfo)
 
     def reportinfo(self):

@@ -2,7 +2,8 @@
 
 Every claim runs in a worker process (pebble) under a wall-clock limit and an address-space
 limit, so an adversarial claim ends as ``undecided`` and the rest of the document is still
-checked.  Workers are forked from the parent, which has SymPy imported already, so the
+checked.  Workers die with the process that started them (``PR_SET_PDEATHSIG`` on Linux),
+so killing ``symnorm`` leaves no worker running.  Workers are forked from the parent, which has SymPy imported already, so the
 sandbox costs little (see ``benchmarks/bench_sandbox.py``).
 
 >>> r = check_text("```symnorm\\nuse layernorm\\nclaim z: J*ones == 0\\n```\\n", sandbox=False)
@@ -12,8 +13,10 @@ sandbox costs little (see ``benchmarks/bench_sandbox.py``).
 
 from __future__ import annotations
 
+import os
 import re
 import resource
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -22,7 +25,8 @@ from pathlib import Path
 
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
-from ..lang.document import Definition, Document, parse_text, read_document
+from ..lang.document import Definition, Document, parse_text, read_document, source_lines
+from ..safetext import LABEL_CHARS
 from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
 
 __all__ = [
@@ -38,11 +42,28 @@ __all__ = [
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
 MIN_DPS, MAX_DPS = 30, 1000
 MAX_TIMEOUT = 3600.0
+#: Figures drawn per document; further figure statements are errors.
+MAX_FIGURES = 12
 
 Progress = Callable[[Verdict], None]
 
 
-def _limit_memory(limit: int) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to SIGKILL this worker when its parent dies; exit if it already has."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no libc: rely on pebble
+            pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _limit_memory(limit: int, parent: int | None = None) -> None:
+    if parent is not None:
+        _die_with_parent(parent)
     try:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ValueError, OSError):  # pragma: no cover - platform without RLIMIT_AS
@@ -72,14 +93,14 @@ def _verdict(claim: PreparedClaim, status: str, message: str, engine: str = "") 
                    assumptions=list(claim.assumption_text))
 
 
-_CLAIM_LABEL = re.compile(r"\s*claim\s+([^:\s]+)\s*:|\s*latex\s+([^:\s]+)\s*:"
+_CLAIM_LABEL = re.compile(rf"\s*claim\s+({LABEL_CHARS})\s*:|\s*latex\s+({LABEL_CHARS})\s*:"
                           r"|\s*(figure\s+[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _error_verdict(doc: Document | None, exc: SourceError) -> Verdict:
     label = f"line {exc.line}"
     if doc is not None:
-        lines = doc.source.splitlines()
+        lines = source_lines(doc.source)
         if 0 < exc.line <= len(lines):
             m = _CLAIM_LABEL.match(lines[exc.line - 1])
             if m:
@@ -113,6 +134,12 @@ def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
     claims = [c for c in doc.scope.claims if only is None or c.label == only]
     errors = [_error_verdict(doc, e) for e in doc.errors]
     defined = [_defined_verdict(doc.path, d) for d in doc.definitions]
+    figures = list(doc.scope.figures)
+    errors += [Verdict(file=doc.path, line=f.pos.line, column=f.pos.col,
+                       label=f"figure {f.name}", statement="", status=ERROR,
+                       message=f"{doc.path}:{f.pos.line}: more than {MAX_FIGURES} figures "
+                       "in one document; this one is not drawn")
+               for f in figures[MAX_FIGURES:]]
     if only is not None:
         errors = [e for e in errors if e.label == only]
         defined = [v for v in defined if v.label == only]
@@ -129,17 +156,16 @@ def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
             progress(e)
     verdicts = [results[i] for i in range(len(claims))] + errors + defined
     verdicts.sort(key=lambda v: (v.line, v.column, v.label))
-    return DocumentResult(doc.path, verdicts, list(doc.scope.figures),
+    return DocumentResult(doc.path, verdicts, figures[:MAX_FIGURES],
                           round(time.monotonic() - t0, 3))
 
 
 def _run_pool(claims: list[PreparedClaim], dps: int, timeout: float,
               progress: Progress | None) -> dict[int, Verdict]:
-    from pebble import ProcessExpired, ProcessPool
+    from pebble import ProcessExpired
     results: dict[int, Verdict] = {}
     workers = max(1, min(2, len(claims)))
-    with ProcessPool(max_workers=workers, initializer=_limit_memory,
-                     initargs=(MEMORY_LIMIT,)) as pool:
+    with sandbox_pool(workers) as pool:
         futures = [pool.schedule(_work, args=(c, dps, timeout), timeout=timeout + 1)
                    for c in claims]
         for i, (c, fut) in enumerate(zip(claims, futures)):
@@ -160,6 +186,13 @@ def _run_pool(claims: list[PreparedClaim], dps: int, timeout: float,
             if progress:
                 progress(v)
     return results
+
+
+def sandbox_pool(workers: int):
+    """A pebble pool whose workers have the memory limit and die with this process."""
+    from pebble import ProcessPool
+    return ProcessPool(max_workers=workers, initializer=_limit_memory,
+                       initargs=(MEMORY_LIMIT, os.getpid()))
 
 
 def _expired(exc: Exception) -> str:

@@ -12,6 +12,7 @@ import sys
 
 from ..check.run import check_paths
 from ..check.verdict import STATUSES, check_payload, exit_code, summarize
+from ..safetext import reproduce_command, visible
 
 __all__ = ["add_arguments", "run"]
 
@@ -30,12 +31,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _row(v, verbose: bool) -> str:
-    where = f"{v.file}:{v.line}"
-    line = f"{v.status:<10} {v.label:<22} {v.scope or '-':<34} {v.seconds:6.2f}s  {where}"
+    where = f"{visible(v.file, newlines=False)}:{v.line}"
+    label = visible(v.label, newlines=False)
+    line = f"{v.status:<10} {label:<22} {v.scope or '-':<34} {v.seconds:6.2f}s  {where}"
     extra = []
     if v.status == "refuted" and v.counterexample:
         extra.append("    counterexample: " + json.dumps(v.counterexample))
-        extra.append(f"    reproduce: symnorm check {v.file} --only {v.label}")
+        extra.append("    reproduce: " + visible(reproduce_command(v.file, v.label),
+                                                  newlines=False))
     if v.message:
         extra.append("    " + v.message)
     if verbose:
@@ -60,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
                           progress=progress)
     verdicts = [v for r in results for v in r.verdicts]
     if args.only is not None and not verdicts:
-        print(f"symnorm check: error: no claim labelled {args.only!r}", file=sys.stderr)
+        print(f"symnorm check: error: no claim labelled {visible(repr(args.only))}",
+              file=sys.stderr)
         return 2
     for v in verdicts:
         if v.message.startswith("INTERNAL ERROR"):

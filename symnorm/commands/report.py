@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.document:
         path, shown = Path(args.document), args.document
-        if not path.is_file():
+        if not path.exists():  # anything else (a folder, a pipe) is refused by the reader
             raise SymnormError(f"no such document: {args.document}")
     else:
         path, shown = PAPER, "symnorm/data/paper.md"

@@ -17,16 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from ..errors import LimitError, SourceError
+from ..safeio import MAX_DOCUMENT_BYTES, read_capped
+from ..safetext import LABEL_CHARS, is_label
 from .context import Scope
 from .parser import parse_statement
 from .syntax import Claim, Let, Name, Pos
 
-__all__ = ["MAX_DOCUMENT_BYTES", "Block", "Definition", "Document", "parse_text",
-           "read_document"]
-
-MAX_DOCUMENT_BYTES = 2_000_000
+__all__ = ["MAX_DOCUMENT_BYTES", "Block", "Definition", "Document", "markdown_parser",
+           "parse_text", "read_document", "source_lines"]
 
 
 @dataclass
@@ -63,10 +64,30 @@ class Document:
     definitions: list[Definition] = field(default_factory=list)
 
 
+def markdown_parser() -> MarkdownIt:
+    """The one Markdown reading of a document, shared by the checker and the report.
+
+    CommonMark with raw HTML off (shown as text, so a fence inside ``<div>`` or ``<!--``
+    is a fence for the reader and for the checker alike), tables and dollar math.
+    """
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.validateLink = _link_allowed
+    return md.use(dollarmath_plugin, double_inline=True).enable(["table", "strikethrough"])
+
+
+def _link_allowed(url: str) -> bool:
+    """No link to script, local-file or inline-data URLs (markdown-it allows data:image)."""
+    return not url.strip().lower().startswith(("javascript:", "vbscript:", "file:", "data:"))
+
+
+def source_lines(source: str) -> list[str]:
+    """The lines of ``source`` as Markdown numbers them (only LF, CR LF and CR end a line)."""
+    return source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def _blocks(source: str) -> list[Block]:
-    md = MarkdownIt("commonmark")
     out = []
-    for tok in md.parse(source):
+    for tok in markdown_parser().parse(source):
         if tok.type != "fence" or tok.map is None:
             continue
         info = tok.info.strip()
@@ -84,9 +105,9 @@ def parse_text(source: str, path: str = "<text>") -> Document:
     scope = Scope(path)
     doc = Document(path, source, blocks, scope)
     for block in blocks:
-        lines = block.text.splitlines()
+        lines = block.text.split("\n")  # Markdown's own line ends, not str.splitlines
         if block.kind == "latex":
-            label = block.info.split()[1]
+            label = block.info.split(None, 1)[1].strip()  # "a b" is one (invalid) label
             n = 0
             for i, line in enumerate(lines):
                 if line.strip():
@@ -136,6 +157,9 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
         return
     lead = len(text) - len(text.lstrip())
     try:
+        if not is_label(label):  # labels reach shells and terminals: a safe alphabet only
+            raise SourceError(f"invalid claim label {label!r}",
+                              doc.path, line, 1, f"labels match {LABEL_CHARS}")
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,
@@ -174,11 +198,9 @@ def read_document(path: str | Path) -> Document:
     """Read and parse a derivation document from disk."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_capped(p)  # stat first: no pipe, no device, nothing over the cap
     except OSError as exc:
         raise SourceError(f"cannot read {p}: {exc.strerror}", str(p), 1, 1) from None
-    if len(data) > MAX_DOCUMENT_BYTES:
-        raise LimitError(f"{p}: document larger than {MAX_DOCUMENT_BYTES} bytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -11,9 +11,10 @@ import io
 import math
 from pathlib import Path
 
+from ..safeio import OutputDir
 from .figures import FigureData
 
-__all__ = ["FIGURE_RC", "csv_text", "write_figure"]
+__all__ = ["FIGURE_RC", "csv_text", "render_figure", "write_figure"]
 
 #: Settings that make the files identical from run to run and machine to machine.
 FIGURE_RC = {
@@ -43,14 +44,20 @@ def _num(value: float) -> str:
     return "" if math.isnan(value) else repr(float(value))
 
 
-def write_figure(data: FigureData, outdir: Path) -> dict[str, Path]:
+def write_figure(data: FigureData, outdir: Path | OutputDir) -> dict[str, Path]:
     """Write ``NAME.svg``, ``NAME.png`` and ``NAME.csv`` into ``outdir``; return the paths."""
+    out = outdir if isinstance(outdir, OutputDir) else OutputDir(outdir)
+    return {ext: out.write(f"{data.name}.{ext}", blob)
+            for ext, blob in render_figure(data).items()}
+
+
+def render_figure(data: FigureData) -> dict[str, bytes]:
+    """The figure as ``{"svg": ..., "png": ..., "csv": ...}`` bytes (nothing is written)."""
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    outdir.mkdir(parents=True, exist_ok=True)
-    paths = {ext: outdir / f"{data.name}.{ext}" for ext in ("svg", "png", "csv")}
+    files = {ext: io.BytesIO() for ext in ("svg", "png")}
     with matplotlib.rc_context(FIGURE_RC):
         fig = Figure(figsize=(6.4, 4.0))
         FigureCanvasAgg(fig)
@@ -74,7 +81,7 @@ def write_figure(data: FigureData, outdir: Path) -> dict[str, Path]:
         ax.set_title(data.title)
         ax.legend(fontsize=8, loc="best")
         fig.tight_layout()
-        fig.savefig(paths["svg"], format="svg", metadata={"Date": None})
-        fig.savefig(paths["png"], format="png", dpi=110, metadata={"Software": None})
-    paths["csv"].write_text(csv_text(data), encoding="utf-8")
-    return paths
+        fig.savefig(files["svg"], format="svg", metadata={"Date": None})
+        fig.savefig(files["png"], format="png", dpi=110, metadata={"Software": None})
+    return {"svg": files["svg"].getvalue(), "png": files["png"].getvalue(),
+            "csv": csv_text(data).encode("utf-8")}

@@ -20,8 +20,8 @@ from ..errors import SourceError
 
 __all__ = ["Option", "parse_options", "parse_rational"]
 
-_DECIMAL = re.compile(r"[+-]?(\d{1,30}(\.\d{0,30})?|\.\d{1,30})([eE][+-]?\d{1,3})?")
-_RATIO = re.compile(r"[+-]?\d{1,30}/\d{1,30}")
+_DECIMAL = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
+_RATIO = re.compile(r"[+-]?[0-9]{1,30}/[0-9]{1,30}")
 _MAX_LIST = 16
 
 

@@ -25,6 +25,9 @@ from .figopts import Option, parse_options
 __all__ = ["FIGURES", "FigureData", "FigureKind", "Series", "compute", "validate"]
 
 _DPS = 30
+#: Work caps: mpmath evaluations of one ``eps_scale``; numpy samples of one ``batch_spread``.
+EPS_SCALE_WORK = 500_000
+BATCH_SPREAD_WORK = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class FigureKind:
     summary: str
     options: dict[str, Option]
     compute: Callable[[dict[str, Any]], FigureData]
+    #: Checks of option combinations (work caps...), run by :func:`validate`; ValueError.
+    limits: Callable[[dict[str, Any]], None] | None = None
 
 
 def _fmt(q: F) -> str:
@@ -104,9 +109,13 @@ def _normalize(xs: list[Any], eps: Any) -> tuple[list[Any], Any, Any]:
 # --- 1. epsilon limits scale invariance -------------------------------------------------
 
 
+def _eps_scale_limits(o: dict[str, Any]) -> None:
+    _cap("d * points * (number of eps)", o["d"] * o["points"] * len(o["eps"]), EPS_SCALE_WORK)
+
+
 def _eps_scale(o: dict[str, Any]) -> FigureData:
     d, n = o["d"], o["points"]
-    _cap("d * points * (number of eps)", d * n * len(o["eps"]), 2_000_000)
+    _eps_scale_limits(o)
     with mpmath.workdps(_DPS):
         raw = [mpmath.mpf(2 * i - (d - 1)) for i in range(d)]  # centered, then v = 1
         scale = mpmath.sqrt(mpmath.fsum(r * r for r in raw) / d)
@@ -168,11 +177,15 @@ def _batch_flip(o: dict[str, Any]) -> FigureData:
 # --- 3. the spectrum of the Jacobian ----------------------------------------------------
 
 
+def _jacobian_spectrum_limits(o: dict[str, Any]) -> None:
+    if len(o["x"]) < 3 or len(set(o["x"])) == 1:
+        raise ValueError("x needs at least 3 entries, not all equal (so c != 0 and d >= 3)")
+
+
 def _jacobian_spectrum(o: dict[str, Any]) -> FigureData:
     x0 = [F(v) for v in o["x"]]
     d, n = len(x0), o["points"]
-    if d < 3 or len(set(x0)) == 1:
-        raise ValueError("x needs at least 3 entries, not all equal (so c != 0 and d >= 3)")
+    _jacobian_spectrum_limits(o)
     by_eps = o["against"] == "eps"
     rows: list[tuple[float, float, float, float]] = []
     with mpmath.workdps(_DPS):
@@ -226,13 +239,17 @@ def _spectrum(x: list[Any], eps: Any) -> tuple[float, float, float]:
 # --- 4. BatchNorm output spread against batch size (seed 003, probe C) -----------------
 
 
+def _batch_spread_limits(o: dict[str, Any]) -> None:
+    _cap("draws * sum(sizes)", o["draws"] * sum(set(o["sizes"])), BATCH_SPREAD_WORK)
+
+
 def _batch_spread(o: dict[str, Any]) -> FigureData:
     import numpy as np
 
     mu, sd, x0, eps = (float(o[k]) for k in ("mean", "sd", "x", "eps"))
     rng = np.random.default_rng(o["seed"])
     sizes = sorted(set(o["sizes"]))
-    _cap("draws * sum(sizes)", o["draws"] * sum(sizes), 10_000_000)
+    _batch_spread_limits(o)
     means, stds, gaps = [], [], []
     inference = (x0 - mu) / math.sqrt(sd * sd + eps)
     for n in sizes:
@@ -267,7 +284,7 @@ FIGURES: dict[str, FigureKind] = {k.name: k for k in (
         "d": Option("int", 4, F(2), F(4096)),
         "amin": Option(_R, F(1, 1000), F(1, 10**12), F(10**12)),
         "amax": Option(_R, F(1000), F(1, 10**12), F(10**12)),
-        "points": Option("int", 121, F(2), F(2001))}, _eps_scale),
+        "points": Option("int", 121, F(2), F(2001))}, _eps_scale, _eps_scale_limits),
     FigureKind("batch_flip", "BN_eps(0; {0, b}) against b: the sign flip", {
         "eps": Option("rationals", (F(1, 100), F(1, 10)), F(0), F(10**6)),
         "bmin": Option(_R, F(-5), F(-10**6), F(10**6)),
@@ -281,7 +298,8 @@ FIGURES: dict[str, FigureKind] = {k.name: k for k in (
         "emax": Option(_R, F(10), F(1, 10**12), F(10**6)),
         "amin": Option(_R, F(1, 100), F(1, 10**12), F(10**12)),
         "amax": Option(_R, F(100), F(1, 10**12), F(10**12)),
-        "points": Option("int", 61, F(2), F(401))}, _jacobian_spectrum),
+        "points": Option("int", 61, F(2), F(401))}, _jacobian_spectrum,
+        _jacobian_spectrum_limits),
     FigureKind("batch_spread", "BatchNorm output spread against batch size (seed 003 C)", {
         "mean": Option(_R, F(3, 2), F(-10**6), F(10**6)),
         "sd": Option(_R, F(2), F(1, 10**6), F(10**6)),
@@ -290,7 +308,7 @@ FIGURES: dict[str, FigureKind] = {k.name: k for k in (
         "sizes": Option("ints", (2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256), F(2),
                         F(4096)),
         "draws": Option("int", 300, F(2), F(10000)),
-        "seed": Option("int", 3, F(0), F(2**32 - 1))}, _batch_spread),
+        "seed": Option("int", 3, F(0), F(2**32 - 1))}, _batch_spread, _batch_spread_limits),
 )}
 
 
@@ -305,6 +323,11 @@ def validate(name: str, options: Any = (), file: str = "<figure>",
     for lo, hi in (("amin", "amax"), ("bmin", "bmax"), ("emin", "emax")):
         if lo in values and values[lo] >= values[hi]:
             raise SourceError(f"figure {name}: {lo} must be below {hi}", file, line)
+    if kind.limits is not None:  # `check` refuses exactly what `report` could not draw
+        try:
+            kind.limits(values)
+        except ValueError as exc:
+            raise SourceError(f"figure {name}: {exc}", file, line) from None
     return values
 
 

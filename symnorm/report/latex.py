@@ -22,7 +22,7 @@ from .model import (
     fmt_value,
 )
 from .printer import Printer
-from .texsafe import breakable_text, escape_text
+from .texsafe import breakable_text, escape_text, short_lines
 
 __all__ = ["LatexPrinter"]
 
@@ -55,6 +55,9 @@ class LatexPrinter(Printer):
     """Render the report model as a standalone LaTeX document."""
 
     filename = "report.tex"
+
+    def doprint(self, model: ReportModel) -> str:
+        return short_lines(super().doprint(model))  # TeX cannot read a 200,000-byte line
 
     def header(self, m: ReportModel) -> str:
         colors = "".join(f"\\definecolor{{st{s.replace('-', '')}}}{{rgb}}{{{_rgb(i.color)}}}\n"

@@ -34,7 +34,7 @@ def tex_math(latex: str, display: bool = False, fallback: str | None = None) -> 
 def tex_code_lines(text: str) -> str:
     """A code block as escaped monospace lines (spaces kept, no verbatim environment)."""
     lines = text.rstrip("\n").split("\n")
-    body = "\\\\\n".join(_code_line(line) for line in lines)
+    body = _BREAK.join(_code_line(line) for line in lines)
     return f"\\begin{{flushleft}}\\ttfamily\\small\n{body}\n\\end{{flushleft}}\n"
 
 
@@ -45,11 +45,22 @@ def _code_line(line: str) -> str:
     return indent + breakable_text(stripped) if line.strip() else r"\mbox{}"
 
 
+#: A line break that a following ``[`` cannot turn into ``\\[<length>]``.
+_BREAK = "\\\\\\relax\n"
+#: Lists and quotes nested deeper than this are typeset flat (LaTeX stops at 4 to 6 levels,
+#: and a code block or display inside adds one more).
+MAX_NESTING = 3
+_OPENERS = {"bullet_list_open": "itemize", "ordered_list_open": "enumerate",
+            "blockquote_open": "quote"}
+_CLOSERS = {"bullet_list_close", "ordered_list_close", "blockquote_close"}
+
+
 def md_to_tex(tokens: list[Token] | tuple[Token, ...]) -> str:
     """Convert block-level markdown-it tokens to LaTeX."""
     out: list[str] = []
     toks = list(tokens)
     i = 0
+    envs: list[str | None] = []  # open list/quote environments; None where typeset flat
     while i < len(toks):
         t = toks[i]
         kind = t.type
@@ -59,18 +70,19 @@ def md_to_tex(tokens: list[Token] | tuple[Token, ...]) -> str:
             out.append("}\n\n")
         elif kind == "paragraph_close":
             out.append("\n\n")
-        elif kind == "inline":
-            out.append(_inline(t.children or []))
-        elif kind in ("bullet_list_open", "ordered_list_open"):
-            out.append("\\begin{%s}\n" % ("itemize" if kind[0] == "b" else "enumerate"))
-        elif kind in ("bullet_list_close", "ordered_list_close"):
-            out.append("\\end{%s}\n" % ("itemize" if kind[0] == "b" else "enumerate"))
+        elif kind == "inline":  # a paragraph may be cut in pieces; a heading may not
+            paragraph = i > 0 and toks[i - 1].type == "paragraph_open"
+            out.append(_inline(t.children or [], split=paragraph))
+        elif kind in _OPENERS:
+            flat = sum(e is not None for e in envs) >= MAX_NESTING
+            envs.append(None if flat else _OPENERS[kind])
+            out.append("\\par\n" if flat else f"\\begin{{{_OPENERS[kind]}}}\n")
+        elif kind in _CLOSERS:
+            env = envs.pop() if envs else None
+            out.append("\\par\n" if env is None else f"\\end{{{env}}}\n")
         elif kind == "list_item_open":
-            out.append(r"\item ")
-        elif kind == "blockquote_open":
-            out.append("\\begin{quote}\n")
-        elif kind == "blockquote_close":
-            out.append("\\end{quote}\n")
+            # \item{} so that an item starting with [ is not read as \item[label]
+            out.append(r"\item{} " if envs and envs[-1] is not None else r"\par\noindent--~")
         elif kind in ("fence", "code_block", "html_block"):
             out.append(tex_code_lines(t.content))
         elif kind in ("math_block", "math_block_label"):
@@ -91,7 +103,7 @@ def _table(toks: list[Token], i: int, out: list[str]) -> int:
         if toks[j].type == "tr_open":
             rows.append([])
         elif toks[j].type == "inline":
-            rows[-1].append(_inline(toks[j].children or []))
+            rows[-1].append(_inline(toks[j].children or [], in_cell=True))
         j += 1
     ncol = max((len(r) for r in rows), default=1)
     out.append("\\begin{center}\\begin{tabular}{|" + "l|" * ncol + "}\\hline\n")
@@ -101,17 +113,40 @@ def _table(toks: list[Token], i: int, out: list[str]) -> int:
     return j
 
 
-def _inline(children: list[Token]) -> str:
+#: A paragraph is cut into paragraphs of about this many characters: TeX's line breaking
+#: takes minutes on a single paragraph of 100,000 words.
+MAX_PARAGRAPH_CHARS = 4000
+
+
+def _inline(children: list[Token], in_cell: bool = False, split: bool = False) -> str:
     out: list[str] = []
     links: list[str] = []
+    depth, run = 0, 0  # open groups; characters since the last cut
+
+    def cut() -> None:
+        nonlocal run
+        if split and depth == 0 and run > MAX_PARAGRAPH_CHARS:
+            out.append("\n\n")
+            run = 0
+
     for c in children:
         kind = c.type
+        depth += kind in ("em_open", "strong_open", "s_open", "link_open")
+        depth -= kind in ("em_close", "strong_close", "s_close", "link_close")
+        if kind in ("text", "html_inline") and split and depth == 0:
+            words = c.content.split(" ")
+            for k, word in enumerate(words):
+                run += len(word) + 1
+                out.append(escape_text(word) + (" " if k < len(words) - 1 else ""))
+                cut()
+            continue
+        run += len(c.content or "") + 1
         if kind in ("text", "html_inline"):
             out.append(escape_text(c.content))
         elif kind == "softbreak":
             out.append("\n")
         elif kind == "hardbreak":
-            out.append("\\\\\n")
+            out.append(_BREAK if out and out[-1] != "\n\n" else "")  # no \\ after a cut
         elif kind == "code_inline":
             out.append(r"\texttt{" + escape_text(c.content) + "}")
         elif kind in ("em_open", "strong_open", "s_open"):
@@ -127,6 +162,7 @@ def _inline(children: list[Token]) -> str:
             out.append("[image: " + escape_text(c.content) + "]")
         elif kind == "math_inline":
             out.append(tex_math(c.content))
-        elif kind == "math_inline_double":
-            out.append(tex_math(c.content, display=True))
+        elif kind == "math_inline_double":  # a table cell cannot hold a display
+            out.append(tex_math(c.content, display=not in_cell))
+        cut()
     return "".join(out)

@@ -14,18 +14,17 @@ never re-read the document or the checker: they walk ``ReportModel.items``.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from ..check.verdict import DocumentResult, Verdict, summarize
+from ..lang.document import markdown_parser, source_lines
+from ..safetext import reproduce_command
 from .texsafe import safe_math
 
 __all__ = [
@@ -148,8 +147,7 @@ class ClaimCard:
     @property
     def reproduce(self) -> str:
         """The command that re-checks this claim alone (shell-quoted)."""
-        v = self.verdict
-        return f"symnorm check {shlex.quote(v.file)} --only {shlex.quote(v.label)}"
+        return reproduce_command(self.verdict.file, self.verdict.label)
 
 
 @dataclass(frozen=True)
@@ -179,12 +177,6 @@ class ReportModel:
     seconds: float = 0.0
     env: dict[str, Any] = field(default_factory=dict)
     figures: list[FigureBlock] = field(default_factory=list)
-
-
-def markdown_parser() -> MarkdownIt:
-    """CommonMark with raw HTML disabled (it is shown as text), tables and dollar math."""
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-    return md.use(dollarmath_plugin, double_inline=True).enable(["table", "strikethrough"])
 
 
 def fmt_value(value: Any) -> str:
@@ -240,7 +232,8 @@ def build_model(source: str, result: DocumentResult, *, figures: Sequence[Figure
     md = markdown_parser()
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
-    lines = source.splitlines(keepends=True)
+    parts = source_lines(source)  # lines as markdown-it counts them (not str.splitlines)
+    lines = [line + "\n" for line in parts[:-1]] + [parts[-1]]
     pending = sorted(result.verdicts, key=lambda v: (v.line, v.column))
     figs = sorted(figures, key=lambda f: f.line)
     items: list[Any] = []

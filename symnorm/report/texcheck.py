@@ -50,6 +50,8 @@ _SIMPLE_NAMES = (
 _SIMPLE = frozenset(_SIMPLE_NAMES.split())
 _STOP = frozenset(["}", "&", "\\\\", "^", "_", "'", "~"])  # not an argument
 _COLSPEC = re.compile(r"[lcr|]{1,40}")
+#: Columns an environment takes (amsmath's matrices: MaxMatrixCols = 10).
+_COLUMNS = {"cases": 2, "gathered": 1, "aligned": 40}
 
 
 class _Bad(Exception):
@@ -60,8 +62,8 @@ class _Checker:
     def __init__(self, text: str) -> None:
         self.toks = [t for t in _TOKEN.findall(text) if not t.isspace()]
         self.i = 0
-        # frames: ("{", lefts) for brace groups, (env, lefts) for environments
-        self.frames: list[list] = [["top", 0]]
+        # frames: [kind, open \left count, column in the row, columns allowed]
+        self.frames: list[list] = [["top", 0, 1, 0]]
 
     def peek(self) -> str | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -96,7 +98,7 @@ class _Checker:
 
     def group_body(self) -> None:
         """The atoms after an opening brace (already taken) up to its closing brace."""
-        self.frames.append(["{", 0])
+        self.frames.append(["{", 0, 1, 0])
         while self.peek() != "}":
             if self.peek() is None:
                 raise _Bad("unclosed brace")
@@ -105,7 +107,7 @@ class _Checker:
 
     def close_group(self) -> None:
         self.take()
-        kind, lefts = self.frames.pop()
+        kind, lefts = self.frames.pop()[:2]
         if kind != "{" or lefts:
             raise _Bad("group closed across an environment or \\left")
 
@@ -113,9 +115,9 @@ class _Checker:
         seen: set[str] = set()
         while self.peek() in ("^", "_", "'"):
             tok = self.take()
-            if tok == "'":  # a prime is a superscript: x'^2 is fine, x^2' is not
-                if "^" in seen:
-                    raise _Bad("prime after a superscript")
+            if tok == "'":  # a prime is a superscript: x'^2 is fine, x^2' and a'_1' are not
+                if seen:
+                    raise _Bad("prime after a script")
                 continue
             if tok in seen:
                 raise _Bad("double script")
@@ -129,8 +131,15 @@ class _Checker:
         elif tok == "}":
             raise _Bad("unbalanced }")
         elif tok in ("&", "\\\\"):
-            if self.frames[-1][0] in ("{", "top"):
+            frame = self.frames[-1]
+            if frame[0] in ("{", "top"):
                 raise _Bad(f"{tok} outside a matrix environment")
+            if tok == "\\\\":
+                frame[2] = 1
+            else:  # one more column in this row: no more than the environment has
+                frame[2] += 1
+                if frame[2] > frame[3]:
+                    raise _Bad(f"more than {frame[3]} columns in {frame[0]}")
         elif tok in ("^", "_"):
             raise _Bad("script without a base")
         elif _WORD.fullmatch(tok):
@@ -144,8 +153,11 @@ class _Checker:
             self.argument()
         elif word in _ONE:
             if word == "sqrt" and self.peek() == "[":
-                while self.take() != "]":
-                    pass
+                # TeX ends the optional argument at the first ]: no brackets inside
+                self.take()
+                while (tok := self.take()) != "]":
+                    if tok in ("[", "{", "}", "\\sqrt"):
+                        raise _Bad("brackets, braces or \\sqrt in a root's index")
             self.argument()
         elif word in _TEXT:
             self.text_argument()
@@ -168,22 +180,26 @@ class _Checker:
             while (tok := self.take()) != "}":
                 name += tok
             if word == "begin":
-                if name == "array":
-                    self.column_spec()
-                self.frames.append([name, 0])
+                if name == "split":  # amsmath allows it only in display environments
+                    raise _Bad("split outside a display environment")
+                columns = self.column_spec() if name == "array" else _COLUMNS.get(name, 10)
+                self.frames.append([name, 0, 1, columns])
             else:
-                kind, lefts = self.frames.pop()
+                kind, lefts = self.frames.pop()[:2]
                 if kind != name or lefts or not self.frames:
                     raise _Bad("mismatched \\end")
 
-    def column_spec(self) -> None:
+    def column_spec(self) -> int:
+        """Read an array's column spec; the number of columns it declares."""
         if self.take() != "{":
             raise _Bad("array needs a column spec")
         spec = ""
         while (tok := self.take()) != "}":
             spec += tok
-        if not _COLSPEC.fullmatch(spec):
+        columns = sum(spec.count(c) for c in "lcr")
+        if not _COLSPEC.fullmatch(spec) or not columns:
             raise _Bad("bad column spec")
+        return columns
 
     def text_argument(self) -> None:
         if self.take() != "{":

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_MATH_CHARS", "breakable_text", "escape_text", "safe_math"]
+__all__ = ["MAX_LINE_CHARS", "MAX_MATH_CHARS", "breakable_text", "escape_text", "safe_math",
+           "short_lines"]
 
 MAX_MATH_CHARS = 4000
 _MAX_DEPTH = 40
@@ -142,3 +143,41 @@ def breakable_text(text: str) -> str:
     """:func:`escape_text`, plus line-break points after operators in long formulas."""
     return "".join(escape_text(ch) + (r"\allowbreak{}" if ch in ",+*/=(;" else "")
                    for ch in text)
+
+
+#: Longest source line written to a .tex file (TeX reads a line into a 200,000-byte buffer).
+MAX_LINE_CHARS = 1000
+_CONTROL_WORD_END = re.compile(r"\\[A-Za-z]*$")
+
+
+def short_lines(tex: str, limit: int = MAX_LINE_CHARS) -> str:
+    """``tex`` with every line cut below ``limit`` characters by ``%`` + newline.
+
+    TeX drops a ``%`` and the line end after it, so the text reads the same; a cut never
+    falls inside a control word or right after a backslash.
+
+    >>> short_lines("ab" * 6, limit=5)
+    'abab%\\nabab%\\nabab'
+    >>> short_lines(r"\\textbackslash\\textbackslash", limit=5)
+    '\\\\textbackslash%\\n\\\\textbackslash'
+    """
+    out = []
+    for line in tex.split("\n"):
+        while len(line) >= limit:
+            cut = next((k for k in range(limit - 1, 0, -1) if _cuttable(line, k)), None)
+            if cut is None:
+                cut = next((k for k in range(limit, len(line)) if _cuttable(line, k)), None)
+            if cut is None:
+                break
+            out.append(line[:cut] + "%")
+            line = line[cut:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def _cuttable(line: str, k: int) -> bool:
+    """Whether ``%`` + newline may go between ``line[k-1]`` and ``line[k]``."""
+    if _CONTROL_WORD_END.search(line, max(0, k - 64), k) is None:
+        return True
+    word = _CONTROL_WORD_END.search(line, max(0, k - 64), k).group()
+    return len(word) > 1 and not line[k].isascii() or len(word) > 1 and not line[k].isalpha()

@@ -1,0 +1,148 @@
+"""Reading documents and writing reports when neither the input nor the output folder is trusted.
+
+Inputs: one size cap, :data:`MAX_DOCUMENT_BYTES`, checked with ``stat`` before a byte is
+read; only regular files are opened (a named pipe or a device is refused, so nothing
+blocks), and the read itself is bounded.
+
+Outputs: :class:`OutputDir` writes every file through a fresh temporary file in the real
+output folder and renames it into place.  It never follows a symbolic link: the folder, a
+sub-folder (``figures/``) or an existing output file that is a link is refused with
+:class:`UnsafeOutputError`, so a repository that ships ``symnorm-report/report.md ->
+~/.ssh/authorized_keys`` cannot turn ``symnorm report`` into a write elsewhere.
+
+>>> import tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> out = OutputDir(d / "rep")
+>>> out.write("a.txt", b"hi").read_bytes()
+b'hi'
+>>> (d / "rep" / "b.txt").symlink_to(d / "elsewhere")
+>>> out.write("b.txt", b"x")
+Traceback (most recent call last):
+...
+symnorm.safeio.UnsafeOutputError: refusing to write through the symbolic link ...b.txt (remove it, or choose another -o folder)
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .errors import LimitError, SymnormError
+
+__all__ = ["MAX_DOCUMENT_BYTES", "OutputDir", "UnsafeOutputError", "read_capped"]
+
+#: The one size cap for a derivation document, in bytes (every command, every reader).
+MAX_DOCUMENT_BYTES = 2_000_000
+
+
+class UnsafeOutputError(SymnormError):
+    """An output path is a symbolic link or not what it must be (file or folder)."""
+
+
+def read_capped(path: str | Path, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; refuse anything else first.
+
+    Raises :class:`LimitError` for a file over the cap and ``OSError`` (with ``strerror``)
+    for a missing file, a folder, a pipe or a device.
+    """
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise OSError(0, f"{kind} (only regular files are read)")
+    if st.st_size > limit:
+        raise LimitError(f"{path}: document larger than {limit} bytes ({st.st_size} bytes)")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
+            raise OSError(0, "not a regular file (only regular files are read)")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:  # it grew after the stat
+        raise LimitError(f"{path}: document larger than {limit} bytes")
+    return b"".join(chunks)
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def _refuse_link(path: Path) -> None:
+    raise UnsafeOutputError(f"refusing to write through the symbolic link {path} "
+                            "(remove it, or choose another -o folder)")
+
+
+class OutputDir:
+    """A real folder (created if missing) that files are written into atomically."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if _is_link(self.path):
+            _refuse_link(self.path)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise UnsafeOutputError(f"output folder {self.path} exists and is not a "
+                                    "folder") from None
+        except OSError as exc:
+            raise UnsafeOutputError(f"cannot create the output folder {self.path}: "
+                                    f"{exc.strerror}") from None
+        if _is_link(self.path) or not self.path.is_dir():
+            raise UnsafeOutputError(f"output folder {self.path} is not a plain folder")
+
+    def check(self, name: str, folder: bool = False) -> None:
+        """Refuse now, before any work, what :meth:`write` or :meth:`sub` would refuse."""
+        target = self.path / name
+        if _is_link(target):
+            _refuse_link(target)
+        if folder and target.exists() and not target.is_dir():
+            raise UnsafeOutputError(f"{target} exists and is not a folder (remove it)")
+        if not folder and target.is_dir():
+            raise UnsafeOutputError(f"{target} is a folder; cannot write the report file there")
+
+    def sub(self, name: str) -> OutputDir:
+        """A sub-folder ``name`` (refused if it is a link or a file)."""
+        self.check(name, folder=True)
+        return OutputDir(self.path / name)
+
+    def write(self, name: str, data: bytes) -> Path:
+        """Write ``data`` to ``name`` through a temporary file renamed into place."""
+        target = self.path / name
+        self.check(name)
+        fd, tmp = _temporary(self.path, name)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            if _is_link(target):  # appeared meanwhile: still never follow it
+                _refuse_link(target)
+            os.replace(tmp, target)  # replaces a link itself, never its target
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return target
+
+    def write_text(self, name: str, text: str) -> Path:
+        return self.write(name, text.encode("utf-8"))
+
+
+def _temporary(folder: Path, name: str) -> tuple[int, str]:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for attempt in range(100):
+        tmp = folder / f".{name}.{os.getpid()}.{attempt}.tmp"
+        try:
+            return os.open(tmp, flags, 0o644), str(tmp)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise UnsafeOutputError(f"cannot write into {folder}: {exc.strerror}") from None
+    raise UnsafeOutputError(f"cannot create a temporary file in {folder}")
