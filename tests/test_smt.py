@@ -185,3 +185,27 @@ def test_smt_agrees_with_independent_evaluation(seed):
                 assert holds({"a": a, "b": b}), (text, a, b)
     else:
         assert out.status == "unknown", out
+
+
+# --- counterexamples a user can paste -----------------------------------------------------
+
+PASTE_CASES = [
+    ("vector x", "(ones.T*x)**2 <= 12*(x.T*x)"),
+    ("", "d*(d - 1) <= 60  given d <= 12"),
+    ("use layernorm", "N(x).T*N(x) < d  given eps >= 0"),
+    ("use layernorm", "J*c == eps/s**2*c"),  # wrong power: refuted by numbers
+    ("scalar a, b", "(a + b)**2 == a**2 + b**2"),
+    ("scalar a", "a**3 >= a"),
+]
+
+
+@pytest.mark.parametrize("pre,claim", PASTE_CASES)
+def test_pasted_counterexample_is_proved_by_symnorm(tmp_path, pre, claim):
+    v = _verdicts(tmp_path, f"{pre}\nclaim f: {claim}")["f"]
+    assert v.status == "refuted", (v.status, v.message)
+    paste = v.counterexample.get("paste")
+    assert paste, v.counterexample
+    again = _verdicts(tmp_path, "\n".join(paste))
+    (label, w), = again.items()
+    assert label == "f.counterexample"
+    assert w.status == "proved", (paste, w.status, w.message)

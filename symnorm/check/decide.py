@@ -228,7 +228,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
             if differ:
                 if op == "==":
                     v.status, v.engine = REFUTED, "numeric"
-                    v.counterexample = num.counterexample
+                    v.counterexample = _with_paste(claim, num.counterexample)
                     v.scope = _where(claim, "counterexample", num.counterexample)
                 else:
                     v.status, v.engine = PROVED, "numeric witness"
@@ -299,7 +299,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
             agree, differ, unclear = num.run(claim.relation, _numeric_dims(claim, dims), per_d=4)
             if differ:
                 v.status, v.engine = REFUTED, "numeric"
-                v.counterexample = num.counterexample
+                v.counterexample = _with_paste(claim, num.counterexample)
                 v.scope = _where(claim, "counterexample", num.counterexample)
             elif agree >= 3 and not unclear and not num.incomplete and \
                     num.dims_covered(claim) and not _fails_at_large_d(v, claim, claim.relation):
@@ -551,6 +551,10 @@ def _apply_smt(v: Verdict, claim: PreparedClaim, smt, num: _Numeric, dims) -> bo
         return True
     if smt.status in ("counterexample", "witness"):
         v.counterexample = _smt_point(claim, rel, smt.point)
+        if smt.status == "counterexample":
+            paste = paste_lines(claim, smt.point.values, smt.point.d)
+            if paste:
+                v.counterexample["paste"] = paste
         v.engine = "smt (z3) + exact re-verification"
         what = "counterexample" if smt.status == "counterexample" else "witness"
         v.status = REFUTED if what == "counterexample" else PROVED
@@ -579,3 +583,58 @@ def _fails_at_large_d(v: Verdict, claim: PreparedClaim, rel: Relation) -> bool:
                  f"(difference {got['difference']}), beyond the dimensions where vectors "
                  "were built: not confirmed")
     return True
+
+
+_NEGATE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def paste_lines(claim: PreparedClaim, values: dict, d: int | None) -> list[str] | None:
+    """A self-contained ``symnorm`` block that re-checks a counterexample: the declarations,
+    ``let d = ..``, and the claim's negation at the point (``given name == value``), which
+    ``symnorm check`` proves by exact evaluation.  None when a value is not a rational."""
+    def num(x) -> str | None:
+        f = x if isinstance(x, Fraction) else None
+        if f is None:
+            try:
+                f = Fraction(str(x))
+            except (ValueError, ZeroDivisionError):
+                return None
+        return str(f)
+    if claim.matrices:
+        return None
+    given = []
+    for name in (*claim.scalars, *claim.vectors):
+        if name not in values:
+            return None
+        val = values[name]
+        if isinstance(val, list):
+            items = [num(x) for x in val]
+            if None in items:
+                return None
+            given.append(f"{name} == [{', '.join(items)}]")
+        else:
+            text = num(val)
+            if text is None:
+                return None
+            given.append(f"{name} == {text}")
+    lines = []
+    if d is not None and _has_vectors(claim):
+        lines.append(f"let d = {d}")
+    if claim.scalars:
+        lines.append("scalar " + ", ".join(claim.scalars))
+    if claim.vectors:
+        lines.append("vector " + ", ".join(claim.vectors))
+    rel = claim.relation
+    body = f"{rel.left} {_NEGATE[rel.op]} {rel.right}"
+    lines.append(f"claim {claim.label}.counterexample: {body}"
+                 + (f"  given {', '.join(given)}" if given else ""))
+    return lines
+
+
+def _with_paste(claim: PreparedClaim, cx: dict | None) -> dict | None:
+    """A numeric counterexample with its re-check block (its values are exact rationals)."""
+    if not cx:
+        return cx
+    d = int(cx["d"]) if "d" in cx else claim.d_value
+    paste = paste_lines(claim, cx, d)
+    return dict(cx, paste=paste) if paste else cx

@@ -36,7 +36,12 @@ def _row(v, verbose: bool) -> str:
     line = f"{v.status:<10} {label:<22} {v.scope or '-':<34} {v.seconds:6.2f}s  {where}"
     extra = []
     if v.status == "refuted" and v.counterexample:
-        extra.append("    counterexample: " + json.dumps(v.counterexample))
+        shown = {k: x for k, x in v.counterexample.items() if k != "paste"}
+        extra.append("    counterexample: " + json.dumps(shown))
+        if v.counterexample.get("paste"):
+            extra.append("    re-check it: paste into a ```symnorm block:")
+            extra += ["        " + visible(str(line), newlines=False)
+                      for line in v.counterexample["paste"]]
         extra.append("    reproduce: " + visible(reproduce_command(v.file, v.label),
                                                   newlines=False))
     if v.message:

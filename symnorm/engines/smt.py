@@ -53,6 +53,8 @@ MAX_ENUMERATED_D = 64
 MAX_REALIZED_D = 64
 #: largest d at which a concrete-d claim is encoded coordinate by coordinate
 MAX_COORDINATE_D = 12
+#: time for cvc5 to confirm one proof (it answers in well under a second when it can)
+CVC5_MS = 4000
 
 
 class OutsideFragment(Exception):
@@ -422,7 +424,8 @@ def _constraint(enc: Encoder, eng: Any, rel: Relation, front: str) -> Any:
     return {"<": t < 0, "<=": t <= 0, ">": t > 0, ">=": t >= 0}[rel.op]
 
 
-def build_formula(api: Any, claim: PreparedClaim, rel: Relation, d: int | None) -> Formula:
+def build_formula(api: Any, claim: PreparedClaim, rel: Relation, d: int | None,
+                  inline: bool = False) -> Formula:
     """The claim's negation (or for ``!=``, its witness condition) with all facts.
 
     ``d=None``: the Gram front-end with d a solver variable; ``d=k``: d fixed to k (the Gram
@@ -467,17 +470,19 @@ def build_formula(api: Any, claim: PreparedClaim, rel: Relation, d: int | None) 
             elif d < j + 2:
                 facts.append(col_zero)
         for i, p in enumerate(vecs):
-            g = eng.gram[("ones", p)]
-            facts.append(enc.expr(g) == dval * m[p])
+            pairs = [(eng.gram[("ones", p)], dval * m[p])]
             for k, q in enumerate(vecs[i:], start=i):
-                g = eng.gram[(p, q)]
                 inner = dval * m[p] * m[q] + api.Sum([
                     api.RealVal((j + 1) * (j + 2)) * L[(i, j)] * L[(k, j)]
                     for j in range(min(i, k) + 1)])
-                facts.append(enc.expr(g) == inner)
-        if any(isinstance(g, sp.Symbol) and g.name.startswith("<") and
-               g not in enc.vars for g in eng.gram.values()):
-            pass  # unused Gram symbols need no variable
+                pairs.append((eng.gram[(p, q)], inner))
+            for g, value in pairs:
+                if inline:  # the Gram symbol IS its parametrization (fewer variables)
+                    enc.memo[g] = value
+                    if g.is_nonnegative:
+                        facts.append(value >= 0)
+                else:
+                    facts.append(enc.expr(g) == value)
     else:
         from .explicit import Explicit
         if d > MAX_COORDINATE_D:
@@ -529,7 +534,7 @@ def _cvc5_check(claim: PreparedClaim, rel: Relation, d: int | None, extra_d: lis
 def _cvc5_run(claim: PreparedClaim, rel: Relation, d: int | None, extra_d: list,
               ms: int) -> str:
     import cvc5.pythonic as c
-    f = build_formula(c, claim, rel, d)
+    f = build_formula(c, claim, rel, d, inline=True)
     s = c.SolverFor("QF_NRA")  # enables cvc5's complete procedure (cylindrical coverings)
     s.set("tlimit-per", max(1, int(ms)))
     s.add(*f.facts, f.goal)
@@ -612,7 +617,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
                     return _counterexample(claim, rel, f, model, d, truth_at, deadline)
                 if r != "unsat":
                     return Outcome("unknown", f"z3 returned {r} at d = {d}")
-                c = _cvc5_check(claim, rel, d, [], min(left_ms(), 5000))
+                c = _cvc5_check(claim, rel, d, [], min(left_ms(), CVC5_MS))
                 if c == "sat":
                     raise_disagreement(claim, d)
                 if c != "unsat":
@@ -630,7 +635,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
         bounds = [f.d >= lo] + ([f.d <= hi] if hi is not None else [])
         r, model = _z3_check(f, bounds, min(left_ms(), 8000))
         if r == "unsat":
-            c = _cvc5_check(claim, rel, None, [(lo, hi)], min(left_ms(), 8000))
+            c = _cvc5_check(claim, rel, None, [(lo, hi)], min(left_ms(), CVC5_MS))
             if c == "sat":
                 raise_disagreement(claim, None)
             if c != "unsat":
