@@ -76,6 +76,7 @@ class _Numeric:
         self.incomplete = False  # some points came from part of the hypotheses' solutions
         self._n = 0  # points attempted: drives the sign/special/root coverage of samples
         self._pending: list[Point] = []  # equality cases of an inequality, tried early
+        self.cut = False  # the time limit stopped the sampling before its planned points
 
     def run(self, rel: Relation, ds: tuple[int, ...], per_d: int = POINTS_PER_D,
             stop_on_differ: bool = True) -> tuple[int, int, int]:
@@ -92,7 +93,10 @@ class _Numeric:
         for d in ds:
             got = 0
             for attempt in range(per_d * 6):
-                if got >= per_d or time.monotonic() > self.deadline:
+                if got >= per_d:
+                    break
+                if time.monotonic() > self.deadline:
+                    self.cut = True  # fewer points than planned: confirms nothing
                     break
                 point = sample_point(self.claim, d, self.rng,
                                      solver if self.claim.given else None, index=self._n)
@@ -248,12 +252,15 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 elif done:
                     v.status, v.engine = PROVED_FOR, "explicit"
                     v.scope = f"d = {_ranges(done)}"
-                elif agree >= 2 and not unclear and not num.incomplete \
+                elif agree >= 2 and not unclear and not num.incomplete and not num.cut \
                         and num.dims_covered(claim) and not _fails_at_large_d(v, claim, eq):
                     v.status, v.engine = CONFIRMED, "numeric"
                     v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
                 else:
                     v.message = reason or "no engine could decide the claim within its limits"
+                    if num.cut:
+                        v.message += ("; the time limit stopped the numeric sampling before "
+                                      "its planned points (raise --timeout)")
                     if num.incomplete:
                         v.message += ("; the sample points covered only part of the solutions "
                                       "of the hypotheses, so numbers alone cannot confirm it")
@@ -301,12 +308,15 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 v.status, v.engine = REFUTED, "numeric"
                 v.counterexample = _with_paste(claim, num.counterexample)
                 v.scope = _where(claim, "counterexample", num.counterexample)
-            elif agree >= 3 and not unclear and not num.incomplete and \
+            elif agree >= 3 and not unclear and not num.incomplete and not num.cut and \
                     num.dims_covered(claim) and not _fails_at_large_d(v, claim, claim.relation):
                 v.status, v.engine = CONFIRMED, "numeric"
                 v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
             else:
                 v.message = "the sampled points did not decide the inequality"
+                if num.cut:
+                    v.message += (" (the time limit stopped the sampling before its planned "
+                                  "points; raise --timeout)")
                 if num.incomplete:
                     v.message += " (they covered only part of the solutions of the hypotheses)"
     v.evidence = num.evidence

@@ -46,7 +46,7 @@ def sign_of(e: sp.Expr) -> int | None:
         pass
     for prec in (40, 200):
         try:  # strict: the digits are correct or an exception is raised
-            val = e.evalf(prec, strict=True)
+            val = e.evalf(prec, strict=True, maxn=4000)
         except (sp.core.evalf.PrecisionExhausted, TypeError, ValueError):
             continue
         if val.is_Number and val != 0 and not val.has(sp.I):

@@ -879,6 +879,7 @@ def _point_from(claim: PreparedClaim, f: Formula, fixed: dict[str, sp.Expr], d: 
     for name in claim.scalars:
         if name in fixed:
             values[name] = _as_value(fixed[name])
+    values.update(_pinned(claim))
     if f.front == "gram":
         if d > MAX_REALIZED_D and claim.vectors:
             return None
@@ -911,3 +912,25 @@ def _as_value(x: sp.Expr):
     if x.is_Rational:
         return Fraction(int(x.p), int(x.q))
     return x
+
+
+def _pinned(claim: PreparedClaim) -> dict[str, Any]:
+    """Scalars that a hypothesis or assumption sets to a closed constant (``eps ==
+    exp(-500)``): the point takes that exact value, not the solver's rational inside its
+    enclosure, so the exact re-verification sees the hypothesis hold."""
+    from ..lang.context import _names
+    from ..lang.syntax import Name
+    from .explicit import Explicit
+    out: dict[str, Any] = {}
+    for r in (*claim.given, *claim.assumptions):
+        if r.op != "==":
+            continue
+        for a, b in ((r.left, r.right), (r.right, r.left)):
+            if isinstance(a, Name) and a.id in claim.scalars and not _names(b):
+                try:
+                    val = Explicit(claim, 2).value(b)
+                except (Unsupported, TypeError, ValueError):
+                    continue
+                if isinstance(val, sp.Expr) and val.is_number and not val.is_Rational:
+                    out[a.id] = val
+    return out
