@@ -209,3 +209,90 @@ def test_pasted_counterexample_is_proved_by_symnorm(tmp_path, pre, claim):
     (label, w), = again.items()
     assert label == "f.counterexample"
     assert w.status == "proved", (paste, w.status, w.message)
+
+
+# --- differential test with vectors: Gram-level SMT against coordinates ---------------------
+
+_ATOMS = {
+    "x.T*x": lambda e: sum(t * t for t in e["x"]),
+    "u.T*x": lambda e: sum(p * q for p, q in zip(e["u"], e["x"])),
+    "u.T*u": lambda e: sum(t * t for t in e["u"]),
+    "ones.T*x": lambda e: sum(e["x"]),
+    "ones.T*u": lambda e: sum(e["u"]),
+    "d": lambda e: Fraction(len(e["x"])),
+}
+
+
+def _rand_gram_poly(rng: random.Random, depth: int = 0):
+    if depth >= 2 or rng.random() < 0.35:
+        if rng.random() < 0.7:
+            name = rng.choice(list(_ATOMS))
+            return f"({name})", _ATOMS[name]
+        q = Fraction(rng.randint(-3, 3), rng.choice([1, 2]))
+        return f"({q})", (lambda e, q=q: q)
+    op = rng.choice(["+", "-", "*"])
+    lt, lf = _rand_gram_poly(rng, depth + 1)
+    rt, rf = _rand_gram_poly(rng, depth + 1)
+    fn = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}[op]
+    return f"({lt} {op} {rt})", (lambda e, lf=lf, rf=rf, fn=fn: fn(lf(e), rf(e)))
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_gram_smt_agrees_with_coordinates(seed):
+    rng = random.Random(1000 + seed)
+    lt, lf = _rand_gram_poly(rng)
+    rt, rf = _rand_gram_poly(rng)
+    op = rng.choice(["<", "<=", ">", ">=", "=="])
+    doc = parse_text(f"```symnorm\nvector x, u\nclaim r: {lt} {op} {rt}\n```\n")
+    assert not doc.errors, doc.errors
+    c = doc.scope.claims[0]
+    out = smt.decide_smt(c, c.relation, budget=8)
+    holds = lambda e: _OPS[op](lf(e), rf(e))  # noqa: E731
+    if out.status == "counterexample":
+        env = {n: [Fraction(t) for t in out.point.values[n]] if n in out.point.values
+               else [Fraction(0)] * out.point.d for n in ("x", "u")}
+        assert len(env["x"]) == out.point.d
+        assert not holds(env), (lt, op, rt, env)
+    elif out.status == "proved":
+        g = [Fraction(n, 2) for n in range(-4, 5)]
+        for d in (2, 3, 5):
+            for _ in range(30):
+                env = {"x": [rng.choice(g) for _ in range(d)],
+                       "u": [rng.choice(g) for _ in range(d)]}
+                assert holds(env), (lt, op, rt, env)
+            for k in (-1, 0, 2):  # constant and parallel vectors: thin sets
+                env = {"x": [Fraction(1)] * d, "u": [Fraction(k)] * d}
+                assert holds(env), (lt, op, rt, env)
+    else:
+        assert out.status == "unknown", out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_gram_smt_on_true_by_construction_claims(seed):
+    """A + B**2 >= A holds for every A and B; A + B**2 > A fails where B = 0; the SMT step
+    must prove the first and refute the second with a point where B = 0."""
+    rng = random.Random(5000 + seed)
+    at, af = _rand_gram_poly(rng)
+    bt, bf = _rand_gram_poly(rng)
+    doc = parse_text(f"```symnorm\nvector x, u\nclaim t: {at} + ({bt})**2 >= {at}\n"
+                     f"claim f: {at} + ({bt})**2 > {at}\n```\n")
+    t, f = doc.scope.claims
+    got_t = smt.decide_smt(t, t.relation, budget=8)
+    assert got_t.status in ("proved", "unknown"), got_t
+    got_f = smt.decide_smt(f, f.relation, budget=8)
+    if got_f.status == "counterexample":  # values may be exact algebraic numbers
+        import sympy as sp
+        env = {n: [sp.nsimplify(v) if not isinstance(v, Fraction) else sp.Rational(
+                   v.numerator, v.denominator) for v in got_f.point.values[n]]
+               if n in got_f.point.values else [sp.Integer(0)] * got_f.point.d
+               for n in ("x", "u")}
+        assert sp.simplify(bf(env)) == 0, (bt, env)
+    elif got_f.status == "proved":  # then B never vanishes: check it at many points
+        g = [Fraction(n, 2) for n in range(-4, 5)]
+        for d in (2, 3, 4):
+            for _ in range(40):
+                env = {"x": [rng.choice(g) for _ in range(d)],
+                       "u": [rng.choice(g) for _ in range(d)]}
+                assert bf(env) != 0, (bt, env)
+    else:
+        assert got_f.status == "unknown", got_f

@@ -747,7 +747,8 @@ def _model_exact(model: Any, v: Any) -> sp.Expr | None:
     if z3.is_rational_value(val):
         return sp.Rational(val.numerator_as_long(), val.denominator_as_long())
     if z3.is_algebraic_value(val):
-        coeffs = [int(c) for c in val.poly()] if hasattr(val, "poly") else None
+        coeffs = [sp.Rational(c.numerator_as_long(), c.denominator_as_long())
+                  for c in val.poly()] if hasattr(val, "poly") else None
         lo = val.approx(60)
         approx = sp.Rational(lo.numerator_as_long(), lo.denominator_as_long())
         if not coeffs:
