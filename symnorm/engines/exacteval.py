@@ -44,14 +44,45 @@ def sign_of(e: sp.Expr) -> int | None:
             return 0
     except Exception:  # noqa: BLE001 - e.g. NotAlgebraic: the sign test below decides
         pass
-    for prec in (40, 200):
-        try:  # strict: the digits are correct or an exception is raised
+    got = arb_sign(e)
+    if got is not None or not e.has(sp.CRootOf):
+        return got
+    for prec in (40, 200):  # algebraic roots: SymPy isolates them rigorously
+        try:
             val = e.evalf(prec, strict=True, maxn=4000)
         except (sp.core.evalf.PrecisionExhausted, TypeError, ValueError):
             continue
         if val.is_Number and val != 0 and not val.has(sp.I):
             return 1 if bool(val > 0) else -1
     return None
+
+
+def arb_sign(e: sp.Expr, max_bits: int = 1 << 15) -> int | None:
+    """The sign of a nonzero real constant by ball arithmetic (python-flint's arb), raising
+    the precision until the ball excludes 0; None when it never does (0, or too close).
+
+    SymPy's ``evalf`` is not rigorous here: ``log(1 + exp(-800))`` evaluates to 0 even with
+    ``strict=True``; arb's balls always contain the true value."""
+    from .smt import OutsideFragment, _arb
+    try:
+        import flint
+    except ImportError:  # pragma: no cover - python-flint is a dependency
+        return None
+    old = flint.ctx.prec
+    bits = 128
+    try:
+        while bits <= max_bits:
+            flint.ctx.prec = bits
+            try:
+                ball = _arb(e, flint)
+            except (OutsideFragment, ValueError, TypeError, ZeroDivisionError):
+                return None
+            if ball.is_finite() and not ball.contains(0):
+                return 1 if ball > 0 else -1
+            bits *= 4
+        return None
+    finally:
+        flint.ctx.prec = old
 
 
 def _values(claim: PreparedClaim, rel: Relation, point) -> tuple[list, list] | None:
