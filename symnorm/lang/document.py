@@ -70,6 +70,7 @@ def parse_text(source: str, path: str = "<text>") -> Document:
     scope = Scope(path)
     doc = Document(path, source, blocks, scope)
     for block in blocks:
+        scope.begin_block(block.line)  # settings end with their block (docs/claims.md)
         lines = block.text.splitlines()
         if block.kind == "latex":
             label = block.info.split()[1]
@@ -88,12 +89,16 @@ def parse_text(source: str, path: str = "<text>") -> Document:
             if stripped.startswith(("latex ", "latex\t")):
                 _latex_statement(doc, raw, lineno)
                 continue
+            document = stripped.split(None, 1)[0] == "document"
+            if document:  # `document use ...`: blank the word, keep the columns
+                raw = raw.replace("document", " " * len("document"), 1)
             try:
-                scope.add(parse_statement(raw, path, lineno))
+                scope.add(parse_statement(raw, path, lineno), document=document)
             except (SourceError, LimitError) as exc:
                 doc.errors.append(_as_source_error(exc, path, lineno))
             except RecursionError:
                 doc.errors.append(SourceError("statement nested too deeply", path, lineno, 1))
+    scope.end_block()
     return doc
 
 
