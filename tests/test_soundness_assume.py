@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import pytest
@@ -144,7 +145,7 @@ def test_eps_derivative_value() -> None:
         c = [xi - mean for xi in x]
         v = sum(ci ** 2 for ci in c) / 3
         for i in range(3):
-            got = mpmath.diff(lambda e: c[i] / mpmath.sqrt(v + e), 0)
+            got = mpmath.diff(lambda e, ci=c[i]: ci / mpmath.sqrt(v + e), 0)
             assert abs(got - (-c[i] / (2 * v * mpmath.sqrt(v)))) < mpmath.mpf(10) ** -30
             assert abs(got) > mpmath.mpf(10) ** -3  # nonzero: `== 0*x` is false
 
@@ -222,13 +223,13 @@ def _all(doc: str):
      "'q' is not defined in this block"),
     ("use layernorm(d=3)\n---\nclaim c: P*ones == 0", "'P' is not defined in this block"),
     ("let d = 3\nlet w = [1, 2, 3]\n---\nclaim c: w.T*w == 14", "'w' is not defined"),
-    ("use layernorm\nuse layernorm(eps_inside=0)\nclaim c: s == s", "'s' is already defined in "
-     "this block"),
+    ("use layernorm\nuse layernorm(eps_inside=0)\nclaim c: s == s",
+     "'s' is already defined in this block"),
     ("document scalar k\nclaim c: 1 == 1", "`document` applies to settings only"),
     ("scalar eps\ndocument assume eps > 0\n---\nassume eps == 0\nclaim c: eps == 0",
      "contradicts"),
-    ("document let d = 3\n---\nlet d = 4\nclaim c: 1 == 1", "d is already fixed to 3 (d = 3 "
-     "(document let d = 3"),
+    ("document let d = 3\n---\nlet d = 4\nclaim c: 1 == 1",
+     "d is already fixed to 3 (d = 3 (document let d = 3"),
 ])
 def test_block_errors(doc: str, needle: str) -> None:
     verdicts = _all(doc)
@@ -270,3 +271,34 @@ def test_settings_in_verdict(doc: str, shown: list[str], hidden: list[str]) -> N
 def test_case_ids_unique() -> None:
     ids = [c.id for c in DERIVATIVES + BLOCKS]
     assert len(ids) == len(set(ids))
+
+
+# --- the engines directly: a fixed value never reaches the function being differentiated ----
+def _claim(text: str):
+    from symnorm.lang.document import parse_text
+    doc = parse_text("```symnorm\n" + text + "\n```\n")
+    assert not doc.errors, doc.errors
+    return doc.scope.claims[0]
+
+
+def test_engines_differentiate_before_substituting() -> None:
+    import sympy as sp
+
+    from symnorm.engines.anyd import AnyD
+    from symnorm.engines.explicit import Explicit
+    from symnorm.engines.numclaim import Point, root_points
+    claim = _claim("scalar t, a\nassume t == 3\nclaim c: jacobian(t**3, t) + a >= 0")
+    jac = claim.relation.left.left
+    assert AnyD(claim).value(jac) == 27
+    assert Explicit(claim, 2).value(jac) == 27
+    # a point's value of the differentiation variable is substituted after differentiating
+    # too (exact re-checks and the roots used as sample points)
+    assert Explicit(claim, 2, fixed={"t": sp.Integer(3)}).value(jac) == 27
+    free = _claim("scalar t, a\nclaim c: jacobian(t**3, t) + a >= 0")
+    roots = root_points(free, free.relation, Point(2, {"t": Fraction(2), "a": Fraction(1)}))
+    assert [p.values["a"] for p in roots] == [Fraction(-12)]  # 3*2**2 + a = 0
+
+
+def test_document_alone_is_an_error() -> None:
+    (v,) = _all("document\nclaim c: 1 == 1")[:1]
+    assert v.status == "error" and "`document` needs a setting" in v.message

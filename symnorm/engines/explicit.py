@@ -34,7 +34,9 @@ class Explicit(TreeEvaluator):
 
     def __init__(self, claim: PreparedClaim, d: int, fixed: dict | None = None) -> None:
         """``fixed`` maps names to exact values (SymPy numbers or matrices) used instead of
-        symbols: exact evaluation at a point without building the symbolic expression."""
+        symbols: exact evaluation at a point without building the symbolic expression.
+        A variable the claim differentiates with respect to stays a symbol until
+        :meth:`value` substitutes its fixed value, like an assumed one."""
         super().__init__()
         self.claim, self.d = claim, d
         self.fixed = fixed or {}
@@ -49,6 +51,15 @@ class Explicit(TreeEvaluator):
         self.mat_syms = {m: _matrix_symbols(m, d) for m in claim.matrices}
         self.component_of = {s: (v, i) for v, ss in self.vec_syms.items()
                              for i, s in enumerate(ss)}
+        jac = set().union(*(_jacobian_vars(r) for r in (claim.relation, *claim.given)))
+        self.late: dict[sp.Symbol, sp.Expr] = {}  # fixed values of differentiation variables
+        self.late_names = jac & set(self.fixed)
+        for name in self.late_names:
+            value = self.fixed[name]
+            if name in self.vec_syms:
+                self.late.update(zip(self.vec_syms[name], value))
+            elif name in self.syms:
+                self.late[self.syms[name]] = value
 
     # --- primitives of the shared walk ------------------------------------------------
     def number(self, p: int, q: int) -> sp.Expr:
@@ -61,7 +72,7 @@ class Explicit(TreeEvaluator):
             return sp.ones(self.d, 1)
         if name == "d":
             return sp.Integer(self.d)
-        if name in self.fixed:
+        if name in self.fixed and name not in self.late_names:
             return self.fixed[name]
         if name in self.vec_syms:
             return sp.Matrix(self.vec_syms[name])
@@ -77,10 +88,10 @@ class Explicit(TreeEvaluator):
 
     def finish(self, v):
         """Substitute the assumed values into a computed value; differentiation is done."""
-        if not self.subs or not isinstance(v, (sp.Basic, sp.MatrixBase)):
+        if not (self.subs or self.late) or not isinstance(v, (sp.Basic, sp.MatrixBase)):
             return v
-        check_domain(self.radicands, self.subs)
-        return v.subs(self.subs)
+        check_domain(self.radicands, self.subs)  # a point's values: callers check I, zoo
+        return v.subs({**self.subs, **self.late})
 
     def column(self, items: list) -> sp.Matrix:
         return sp.Matrix(items)

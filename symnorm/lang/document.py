@@ -93,6 +93,9 @@ def parse_text(source: str, path: str = "<text>") -> Document:
             if document:  # `document use ...`: blank the word, keep the columns
                 raw = raw.replace("document", " " * len("document"), 1)
             try:
+                if document and not raw.strip():
+                    raise SourceError("`document` needs a setting after it", path, lineno,
+                                      1, "e.g. `document assume eps > 0`")
                 scope.add(parse_statement(raw, path, lineno), document=document)
             except (SourceError, LimitError) as exc:
                 doc.errors.append(_as_source_error(exc, path, lineno))
