@@ -194,6 +194,10 @@ BLOCKS: list[Case] = [
          "claim c: v == c.T*c/(d - 1)", REFUTE, "the unbiased variance does not leak"),
     Case("group_d_leak", "use groupnorm(groups=2, channels=4, spatial=2, eps=0.1)\n---\n"
          "use layernorm\nclaim c: trace(I) == 8", REFUTE, "d is free in the second block"),
+    Case("stale_ok_later", "use layernorm\nlet q = 1/s\n---\nuse layernorm(eps_inside=0)\n"
+         "---\nclaim c: q*s == 1", PROVE, "the third block sees the document's s again"),
+    Case("other_vocab_kept", "use layernorm\nuse batchnorm\n---\nuse layernorm(eps_inside=0)"
+         "\nclaim c: Jb*ones == 0", PROVE, "batchnorm's names do not use the redefined ones"),
     Case("new_d_next_block", "let d = 3\nvector u\n---\nlet d = 4\nclaim c: trace(I) == 4",
          PROVE, "each block fixes its own d"),
 ]
@@ -226,6 +230,11 @@ def _all(doc: str):
     ("use layernorm\nuse layernorm(eps_inside=0)\nclaim c: s == s",
      "'s' is already defined in this block"),
     ("document scalar k\nclaim c: 1 == 1", "`document` applies to settings only"),
+    # a document-wide definition that uses a name this block's `use` options redefine
+    ("use layernorm\nlet q = 1/s\n---\nuse layernorm(eps_inside=0)\nclaim c: q*s == 1",
+     "'q' (line 3) was defined with the document's 's', which this block redefines"),
+    ("use layernorm(eps_inside=0)\n---\nlatex c: J c = \\frac{\\epsilon}{s^2} c",
+     "'J' is not defined in this block"),
     ("scalar eps\ndocument assume eps > 0\n---\nassume eps == 0\nclaim c: eps == 0",
      "contradicts"),
     ("document let d = 3\n---\nlet d = 4\nclaim c: 1 == 1",

@@ -86,6 +86,7 @@ class _Def:
     block: int = 0  # first line of the block that defined it
     meaning: Expr | None = None  # the expanded body (parameters as names)
     origin: str = ""  # the `use` line that brought it, if any
+    deps: frozenset[str] = frozenset()  # the definitions it uses, directly or not
 
 
 @dataclass
@@ -246,11 +247,13 @@ class Scope:
     def _d_is_local(self) -> bool:
         return self.d_value is not None and not (self.d_origin and self.d_origin.document)
 
-    def _dependence(self, body: Expr, params: tuple[str, ...]) -> tuple[bool, tuple[str, ...]]:
-        """Whether an unexpanded body depends on a block setting, and the settings it
-        depends on: local definitions, d fixed in the block (``d``, ``mean``, vector
-        literals), and the settings of the definitions it uses."""
-        local, settings = False, []
+    def _dependence(self, body: Expr, params: tuple[str, ...]
+                    ) -> tuple[bool, tuple[str, ...], frozenset[str]]:
+        """Whether an unexpanded body depends on a block setting, the settings it depends
+        on (local definitions, d fixed in the block: ``d``, ``mean``, vector literals, and
+        the settings of the definitions it uses), and the definitions it uses, directly or
+        through others."""
+        local, settings, deps = False, [], set()
         stack: list = [body]
         while stack:
             e = stack.pop()
@@ -270,9 +273,10 @@ class Scope:
             if ref in self.lets:
                 local = local or self.lets[ref].local
                 settings += self.lets[ref].settings
+                deps |= {ref, *self.lets[ref].deps}
             elif ref in ("d", "mean"):
                 local = local or self._d_is_local()
-        return local, tuple(dict.fromkeys(settings))
+        return local, tuple(dict.fromkeys(settings)), frozenset(deps)
 
     def _let(self, st: Let, document: bool = False) -> None:
         if st.name == "d" and not st.params:
@@ -286,7 +290,7 @@ class Scope:
         if st.name in self.scalars or st.name in self.vectors or st.name in self.matrices:
             raise self._err(f"{st.name!r} is already declared as a symbol", st.pos,
                             "choose another name for the definition")
-        local, settings = self._dependence(st.body, st.params)
+        local, settings, deps = self._dependence(st.body, st.params)
         if self._using is not None:  # a vocabulary line: its `use` decides
             local = local or self._using[0]
             if self._using[1]:
@@ -313,7 +317,7 @@ class Scope:
         if len(set(st.params)) != len(st.params):
             raise self._err("repeated parameter name", st.pos)
         d = _Def(st, local=local, settings=settings, block=self.block_line,
-                 origin=self._using[2] if self._using else "")
+                 origin=self._using[2] if self._using else "", deps=deps)
         try:  # expand now so errors point at the definition, not at each use
             if not st.params:
                 self.lets[st.name] = d
@@ -482,7 +486,7 @@ class Scope:
                 or e.id in self.matrices:
             return Name(e.id, e.pos)
         if e.id in self.lets:
-            d = self.lets[e.id]
+            d = self._current(e.id, e.pos)
             if d.stmt.params:
                 raise self._err(f"{e.id!r} is a function of {len(d.stmt.params)} argument(s)",
                                 e.pos, f"call it as {e.id}({', '.join(d.stmt.params)})")
@@ -530,7 +534,7 @@ class Scope:
             return s if f == "sum" else BinOp("/", s, self._expand_name(Name("d", e.pos), {}),
                                               e.pos)
         if f in self.lets and self.lets[f].stmt.params:
-            st = self.lets[f].stmt
+            st = self._current(f, e.pos).stmt
             if len(st.params) != len(e.args):
                 raise self._err(f"{f}() takes {len(st.params)} argument(s), got {len(e.args)}",
                                 e.pos)
@@ -544,6 +548,19 @@ class Scope:
         raise self._err(f"unknown function {f!r}", e.pos,
                         "built-in: sqrt, abs, exp, log, norm, sum, mean, trace, jacobian, "
                         "BN(sample; [batch]); define others with `let F(y) = ...`")
+
+    def _current(self, name: str, pos: Pos) -> _Def:
+        """A definition, refused where this block's `use` options redefined a name it uses:
+        it would mix the document's definitions with the block's."""
+        d = self.lets[name]
+        stale = sorted(n for n in d.deps if n in self.shadowed) if self.shadowed else []
+        if stale and not d.local:
+            where = self.lets[stale[0]].origin
+            raise self._err(f"{name!r} (line {d.stmt.pos.line}) was defined with the "
+                            f"document's {stale[0]!r}, which this block redefines by `{where}`",
+                            pos, f"define it again in this block under another name, or use "
+                            f"{name!r} in a block without those options")
+        return d
 
     def _gone_error(self, name: str, pos: Pos) -> SourceError:
         return self._err(f"{name!r} is not defined in this block: {self.gone[name]}, and a "
