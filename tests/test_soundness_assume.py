@@ -311,3 +311,12 @@ def test_engines_differentiate_before_substituting() -> None:
 def test_document_alone_is_an_error() -> None:
     (v,) = _all("document\nclaim c: 1 == 1")[:1]
     assert v.status == "error" and "`document` needs a setting" in v.message
+
+
+@pytest.mark.parametrize("setting, status", [("assume a > 0", "refuted"),
+                                             ("document assume a > 0", "proved")])
+def test_latex_block_is_a_block(setting: str, status: str) -> None:
+    """A ``latex LABEL`` block gets the earlier block's names, not its settings."""
+    text = f"```symnorm\nscalar a\n{setting}\n```\n\n```latex L\n\\sqrt{{a^2}} = a\n```\n"
+    (v,) = check_text(text, file="assume.md", sandbox=False).verdicts
+    assert v.status == status, (v.status, v.message, v.counterexample)
