@@ -155,7 +155,9 @@ class Scope:
                     "belong to its block"
                     if d.origin else f"its definition (line {d.stmt.pos.line}) depends on "
                     "definitions or a fixed d of that block")
-        self.lets.update(self.shadowed)
+        self.lets.update(self.shadowed)  # the document's definitions are back
+        for name in self.shadowed:
+            self.gone.pop(name, None)
         self.shadowed = {}
         keep = [i for i, o in enumerate(self.assumption_origin) if o.document]
         self.assumptions = [self.assumptions[i] for i in keep]
