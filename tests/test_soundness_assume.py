@@ -198,6 +198,11 @@ BLOCKS: list[Case] = [
          "---\nclaim c: q*s == 1", PROVE, "the third block sees the document's s again"),
     Case("other_vocab_kept", "use layernorm\nuse batchnorm\n---\nuse layernorm(eps_inside=0)"
          "\nclaim c: Jb*ones == 0", PROVE, "batchnorm's names do not use the redefined ones"),
+    Case("doc_groupnorm", "document use groupnorm(groups=2, channels=4, spatial=2)\n---\n"
+         "claim c: trace(I) == 8", PROVE, "d = channels*spatial = 8, document-wide"),
+    Case("doc_groupnorm_jac", "document use groupnorm(groups=2, channels=4, spatial=2)\n---\n"
+         "claim c: Jg*ones == 0", TRUE, "each group is centred: GN(x + t ones) = GN(x) "
+         "(TRUE, not PROVE: the check can reach the time limit on a loaded machine)"),
     Case("new_d_next_block", "let d = 3\nvector u\n---\nlet d = 4\nclaim c: trace(I) == 4",
          PROVE, "each block fixes its own d"),
 ]
@@ -230,6 +235,7 @@ def _all(doc: str):
     ("use layernorm\nuse layernorm(eps_inside=0)\nclaim c: s == s",
      "'s' is already defined in this block"),
     ("document scalar k\nclaim c: 1 == 1", "`document` applies to settings only"),
+    ("use groupnorm\n---\nclaim c: Jg*ones == 0", "'Jg' is not defined in this block"),
     # a document-wide definition that uses a name this block's `use` options redefine
     ("use layernorm\nlet q = 1/s\n---\nuse layernorm(eps_inside=0)\nclaim c: q*s == 1",
      "'q' (line 3) was defined with the document's 's', which this block redefines"),

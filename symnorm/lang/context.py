@@ -282,8 +282,9 @@ class Scope:
 
     def _let(self, st: Let, document: bool = False) -> None:
         if st.name == "d" and not st.params:
-            text = f"d = {st.body} ({'document ' if document else ''}let d = {st.body}, " \
-                f"line {st.pos.line})"
+            how = self._using[2] if self._using else \
+                f"{'document ' if document else ''}let d = {st.body}"
+            text = f"d = {st.body} ({how}, line {st.pos.line})"
             self._fix_d(st.body, st.pos, _Setting(text, document))
             return
         if st.name in BUILTIN_NAMES or st.name in BUILTIN_FUNCTIONS \
@@ -384,7 +385,9 @@ class Scope:
                        if shaping else "", use_text)
         try:
             for line in text.splitlines():
-                self.add(parse_statement(line, f"<vocabulary {st.vocab}>", st.pos.line))
+                stmt = parse_statement(line, f"<vocabulary {st.vocab}>", st.pos.line)
+                # a vocabulary that fixes d (groupnorm) fixes it as its `use` line says
+                self.add(stmt, document=document and isinstance(stmt, Let) and stmt.name == "d")
         finally:
             self._using = None
         if eps_value is not None:
