@@ -326,3 +326,33 @@ def test_latex_block_is_a_block(setting: str, status: str) -> None:
     text = f"```symnorm\nscalar a\n{setting}\n```\n\n```latex L\n\\sqrt{{a^2}} = a\n```\n"
     (v,) = check_text(text, file="assume.md", sandbox=False).verdicts
     assert v.status == status, (v.status, v.message, v.counterexample)
+
+
+def _poly_cases(seed: int) -> tuple[str, Fraction, Fraction]:
+    """A random cubic in t, a value t0, and f'(t0) by exact polynomial arithmetic."""
+    import random
+    rng = random.Random(seed)
+    coeffs = [Fraction(rng.randint(-9, 9), rng.choice((1, 2, 3))) for _ in range(4)]
+    coeffs[3] = coeffs[3] or Fraction(1)
+    t0 = Fraction(rng.randint(-6, 6), rng.choice((1, 2, 5)))
+    text = " + ".join(f"({c.numerator}/{c.denominator})*t**{k}" for k, c in enumerate(coeffs))
+    slope = sum((k * c * t0 ** (k - 1) for k, c in enumerate(coeffs) if k), Fraction(0))
+    return text, t0, slope
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("how", ["assume", "given"])
+def test_random_cubic_derivative_at_a_value(seed: int, how: str) -> None:
+    """jacobian(f, t) at t = t0 is f'(t0), proved; the value of d/dt f(t0) = 0 is refuted."""
+    f, t0, slope = _poly_cases(seed)
+    t0s = f"{t0.numerator}/{t0.denominator}"
+    head = f"scalar t\nassume t == {t0s}\n" if how == "assume" else "scalar t\n"
+    tail = f"  given t == {t0s}" if how == "given" else ""
+    right = f"{slope.numerator}/{slope.denominator}"
+    text = _text(f"{head}claim c: jacobian({f}, t) == {right}{tail}\n"
+                 f"claim w: jacobian({f}, t) == {right} + 1{tail}\n"
+                 f"claim z: jacobian({f}, t)*0 + jacobian({f}, t) == 0{tail}")
+    got = {v.label: v.status for v in check_text(text, file="assume.md", sandbox=False).verdicts}
+    assert got["c"] == "proved", (f, t0, slope, got)
+    assert got["w"] == "refuted", (f, t0, slope, got)
+    assert got["z"] == ("proved" if slope == 0 else "refuted"), (f, t0, slope, got)

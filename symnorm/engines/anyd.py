@@ -90,12 +90,21 @@ def _simple_bound(rel: Relation) -> tuple[str | None, str, Fraction]:
     return None, "", Fraction(0)
 
 
-def _number(e: Expr) -> Fraction | None:
-    """A literal number, possibly negated (``-1`` is parsed as Neg(1))."""
+def _number(e: Expr, depth: int = 0) -> Fraction | None:
+    """A rational constant written with literals, ``-`` and ``+ - * /`` (``-1``, ``1/2``,
+    ``-5/1``), folded exactly; None for anything else."""
     if isinstance(e, Num):
         return e.value
-    if isinstance(e, Neg) and isinstance(e.operand, Num):
-        return -e.operand.value
+    if depth > 20:
+        return None
+    if isinstance(e, Neg):
+        v = _number(e.operand, depth + 1)
+        return None if v is None else -v
+    if isinstance(e, BinOp) and e.op in ("+", "-", "*", "/"):
+        a, b = _number(e.left, depth + 1), _number(e.right, depth + 1)
+        if a is None or b is None or e.op == "/" and b == 0:
+            return None
+        return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else a}[e.op]
     return None
 
 
