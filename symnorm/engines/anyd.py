@@ -32,7 +32,7 @@ from ..lang.context import PreparedClaim
 from ..lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Relation, Transpose, VectorLit, nodes
 from .zero import is_zero
 
-__all__ = ["AnyD", "Mat", "Unsupported", "Vec", "prove_any_d", "scalar_symbols"]
+__all__ = ["AnyD", "Mat", "Unsupported", "Vec", "check_domain", "prove_any_d", "scalar_symbols"]
 
 
 class Unsupported(Exception):
@@ -83,11 +83,29 @@ def _simple_bound(rel: Relation) -> tuple[str | None, str, Fraction]:
     """``name op number`` (or ``number op name``, flipped) or ``(None, '', 0)``."""
     flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
     l, r = rel.left, rel.right
-    if isinstance(l, Name) and isinstance(r, Num):
-        return l.id, rel.op, r.value
-    if isinstance(r, Name) and isinstance(l, Num):
-        return r.id, flip[rel.op], l.value
+    if isinstance(l, Name) and _number(r) is not None:
+        return l.id, rel.op, _number(r)  # type: ignore[return-value]
+    if isinstance(r, Name) and _number(l) is not None:
+        return r.id, flip[rel.op], _number(l)  # type: ignore[return-value]
     return None, "", Fraction(0)
+
+
+def _number(e: Expr, depth: int = 0) -> Fraction | None:
+    """A rational constant written with literals, ``-`` and ``+ - * /`` (``-1``, ``1/2``,
+    ``-5/1``), folded exactly; None for anything else."""
+    if isinstance(e, Num):
+        return e.value
+    if depth > 20:
+        return None
+    if isinstance(e, Neg):
+        v = _number(e.operand, depth + 1)
+        return None if v is None else -v
+    if isinstance(e, BinOp) and e.op in ("+", "-", "*", "/"):
+        a, b = _number(e.left, depth + 1), _number(e.right, depth + 1)
+        if a is None or b is None or e.op == "/" and b == 0:
+            return None
+        return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else a}[e.op]
+    return None
 
 
 def substitutions(claim: PreparedClaim, syms: dict[str, sp.Symbol]) -> dict[sp.Symbol, sp.Expr]:
@@ -109,6 +127,7 @@ class AnyD:
         self.claim = claim
         self.syms = scalar_symbols(claim)
         self.subs = substitutions(claim, self.syms)
+        self.radicands: list[tuple[str, sp.Expr]] = []  # sqrt/log arguments, for `finish`
         self.d = sp.Integer(claim.d_value) if claim.d_value else self.syms["d"]
         self.basis = ["ones", *claim.vectors]
         self.gram: dict[tuple[str, str], sp.Expr] = {}
@@ -131,10 +150,27 @@ class AnyD:
 
     # --- evaluation -------------------------------------------------------------------
     def value(self, e: Expr) -> Value:
+        """The value of ``e`` at the assumed values (``assume t == 3``, ``eps=0``)."""
+        return self.finish(self.raw(e))
+
+    def raw(self, e: Expr) -> Value:
+        """The value of ``e`` with every symbol free (memoized): what ``jacobian`` uses."""
         key = id(e)
         if key not in self._memo:
             self._memo[key] = self._value(e)
         return self._memo[key]
+
+    def finish(self, v: Value) -> Value:
+        """Substitute the assumed values into a computed value; differentiation is done."""
+        if not self.subs:
+            return v
+        check_domain(self.radicands, self.subs)
+        if isinstance(v, Vec):
+            return Vec({p: c.subs(self.subs) for p, c in v.coeffs.items()}, v.row)
+        if isinstance(v, Mat):
+            return Mat(v.alpha.subs(self.subs),
+                       {k: c.subs(self.subs) for k, c in v.terms.items()})
+        return v.subs(self.subs)
 
     def _value(self, e: Expr) -> Value:
         if isinstance(e, Num):
@@ -144,16 +180,17 @@ class AnyD:
                 return Mat(sp.Integer(1), {})
             if e.id == "ones" or e.id in self.claim.vectors:
                 return Vec({e.id: sp.Integer(1)})
-            sym = self.d if e.id == "d" else self.syms[e.id]
-            return self.subs.get(sym, sym)
+            # a symbol, also when an assumption fixes its value: `value` substitutes the
+            # value after every derivative is taken (d/dt of t**3 at t = 3 is 27, not 0)
+            return self.d if e.id == "d" else self.syms[e.id]
         if isinstance(e, Neg):
-            return scale(sp.Integer(-1), self.value(e.operand))
+            return scale(sp.Integer(-1), self.raw(e.operand))
         if isinstance(e, Transpose):
-            return transpose(self.value(e.operand))
+            return transpose(self.raw(e.operand))
         if isinstance(e, VectorLit):
             raise Unsupported("vector literals fix the coordinates; no any-d form")
         if isinstance(e, BinOp):
-            a, b = self.value(e.left), self.value(e.right)
+            a, b = self.raw(e.left), self.raw(e.right)
             if e.op == "+":
                 return add(a, b)
             if e.op == "-":
@@ -177,12 +214,13 @@ class AnyD:
         if e.func == "jacobian":
             var = e.args[1]
             assert isinstance(var, Name)
-            return check_smooth(self.jacobian(self.value(e.args[0]), var.id))
-        a = self.value(e.args[0])
+            return check_smooth(self.jacobian(self.raw(e.args[0]), var.id), self.subs)
+        a = self.raw(e.args[0])
         if e.func == "trace":
             assert isinstance(a, Mat)
             return a.alpha * self.d + sum((c * self.G(q, p) for (p, q), c in a.terms.items()),
                                           sp.Integer(0))
+        self.radicands.append((e.func, a))
         return real_function(e.func, a)
 
     def inner(self, u: Vec, v: Vec) -> sp.Expr:
@@ -298,15 +336,31 @@ class AnyD:
 _NONSMOOTH = (sp.sign, sp.Heaviside, sp.DiracDelta, sp.Derivative, sp.Subs)
 
 
-def check_smooth(v):
+def check_smooth(v, subs: dict | None = None):
     """Refuse a derivative that SymPy could only write with sign() or unevaluated parts:
-    at the kink it does not exist, and SymPy's value there (sign(0) = 0) is not a proof."""
+    at the kink it does not exist, and SymPy's value there (sign(0) = 0) is not a proof.
+
+    With ``subs`` (assumed values, substituted after differentiating), sign(g) is accepted
+    when g becomes a nonzero number there: abs(g) is smooth near that point."""
     parts = components(v) if isinstance(v, (Vec, Mat)) else [v]
     for c in parts:
-        if isinstance(c, sp.Basic) and c.has(*_NONSMOOTH):
+        if not isinstance(c, sp.Basic) or not c.has(*_NONSMOOTH):
+            continue
+        away = subs and not c.has(*(f for f in _NONSMOOTH if f is not sp.sign)) and all(
+            (g := s.args[0].subs(subs)).is_number and g.is_nonzero for s in c.atoms(sp.sign))
+        if not away:
             raise Unsupported("the derivative involves sign() or an unevaluated derivative: "
                               "it does not exist where the argument of abs is 0")
     return v
+
+
+def check_domain(calls: list[tuple[str, sp.Expr]], subs: dict) -> None:
+    """Refuse sqrt or log of a negative constant (log of 0) once assumed values are in:
+    the value is substituted after differentiating, and SymPy may have simplified the
+    call away by then (sqrt(t)**2 is t)."""
+    for name, a in calls:
+        if isinstance(a, sp.Basic) and a.free_symbols & set(subs):
+            real_function(name, a.subs(subs))
 
 
 def real_function(name: str, a: sp.Expr) -> sp.Expr:

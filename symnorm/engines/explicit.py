@@ -15,6 +15,7 @@ from ..lang.syntax import Call, Expr, Name, Relation, nodes
 from .anyd import (
     Unsupported,
     _power,
+    check_domain,
     check_smooth,
     real_function,
     scalar_symbols,
@@ -33,13 +34,16 @@ class Explicit(TreeEvaluator):
 
     def __init__(self, claim: PreparedClaim, d: int, fixed: dict | None = None) -> None:
         """``fixed`` maps names to exact values (SymPy numbers or matrices) used instead of
-        symbols: exact evaluation at a point without building the symbolic expression."""
+        symbols: exact evaluation at a point without building the symbolic expression.
+        A variable the claim differentiates with respect to stays a symbol until
+        :meth:`value` substitutes its fixed value, like an assumed one."""
         super().__init__()
         self.claim, self.d = claim, d
         self.fixed = fixed or {}
         self.syms = scalar_symbols(claim)
         self.syms.pop("d")
         self.subs = substitutions(claim, self.syms)
+        self.radicands: list[tuple[str, sp.Expr]] = []  # sqrt/log arguments, for `finish`
         # component names use brackets, which no user name can contain: a scalar called
         # x_1 must never be the same SymPy symbol as the first entry of the vector x
         self.vec_syms = {v: [sp.Symbol(f"{v}[{i}]", real=True) for i in range(1, d + 1)]
@@ -47,6 +51,15 @@ class Explicit(TreeEvaluator):
         self.mat_syms = {m: _matrix_symbols(m, d) for m in claim.matrices}
         self.component_of = {s: (v, i) for v, ss in self.vec_syms.items()
                              for i, s in enumerate(ss)}
+        jac = set().union(*(_jacobian_vars(r) for r in (claim.relation, *claim.given)))
+        self.late: dict[sp.Symbol, sp.Expr] = {}  # fixed values of differentiation variables
+        self.late_names = jac & set(self.fixed)
+        for name in self.late_names:
+            value = self.fixed[name]
+            if name in self.vec_syms:
+                self.late.update(zip(self.vec_syms[name], value))
+            elif name in self.syms:
+                self.late[self.syms[name]] = value
 
     # --- primitives of the shared walk ------------------------------------------------
     def number(self, p: int, q: int) -> sp.Expr:
@@ -59,14 +72,26 @@ class Explicit(TreeEvaluator):
             return sp.ones(self.d, 1)
         if name == "d":
             return sp.Integer(self.d)
-        if name in self.fixed:
+        if name in self.fixed and name not in self.late_names:
             return self.fixed[name]
         if name in self.vec_syms:
             return sp.Matrix(self.vec_syms[name])
         if name in self.mat_syms:
             return self.mat_syms[name]
-        s = self.syms[name]
-        return self.subs.get(s, s)
+        # a symbol, also when an assumption fixes its value: `value` substitutes the value
+        # after every derivative has been taken (d/dt of t**3 at t = 3 is 27, not 0)
+        return self.syms[name]
+
+    def value(self, e: Expr):
+        """The value of ``e`` at the assumed values (``assume t == 3``, ``eps=0``)."""
+        return self.finish(self.node(e))
+
+    def finish(self, v):
+        """Substitute the assumed values into a computed value; differentiation is done."""
+        if not (self.subs or self.late) or not isinstance(v, (sp.Basic, sp.MatrixBase)):
+            return v
+        check_domain(self.radicands, self.subs)  # a point's values: callers check I, zoo
+        return v.subs({**self.subs, **self.late})
 
     def column(self, items: list) -> sp.Matrix:
         return sp.Matrix(items)
@@ -75,17 +100,18 @@ class Explicit(TreeEvaluator):
         return _power(a, b)
 
     def function(self, name: str, a: sp.Expr) -> sp.Expr:
+        self.radicands.append((name, a))
         return real_function(name, a)
 
     def jacobian(self, body: Expr, var: str):
-        f = self.value(body)
+        f = self.node(body)  # before substituting assumed values: they are constants
         if var in self.vec_syms:
             xs = self.vec_syms[var]
             out = (f if isinstance(f, sp.MatrixBase) else sp.Matrix([f])).jacobian(xs)
         else:
             out = f.diff(self.syms[var])
         for c in entries(out):
-            check_smooth(c)
+            check_smooth(c, self.subs)
         return out
 
     def hypothesis_solution(self, root: int = 0) -> dict[sp.Symbol, sp.Expr]:
@@ -107,7 +133,7 @@ class Explicit(TreeEvaluator):
         jac_vars = _jacobian_vars(self.claim.relation)
         order = [s for v, ss in self.vec_syms.items() if v not in jac_vars for s in reversed(ss)]
         order += [s for v, ss in self.vec_syms.items() if v in jac_vars for s in reversed(ss)]
-        order += list(self.syms.values())
+        order += [s for s in self.syms.values() if s not in self.subs]  # assumed: fixed
         sol: dict[sp.Symbol, sp.Expr] = {}
         for eq in eqs:
             num = sp.expand(sp.numer(sp.together(sp.Integer(0) + eq.subs(sol))))

@@ -25,6 +25,11 @@ class TreeEvaluator:
         self._memo: dict[int, Any] = {}
 
     def value(self, e: Expr) -> Any:
+        """The value of ``e`` as the engine reports it (subclasses may post-process)."""
+        return self.node(e)
+
+    def node(self, e: Expr) -> Any:
+        """The value of ``e`` as the walk computes it, memoized (what ``jacobian`` uses)."""
         key = id(e)
         if key not in self._memo:
             self._memo[key] = self._value(e)
@@ -36,14 +41,14 @@ class TreeEvaluator:
         if isinstance(e, Name):
             return self.name(e.id)
         if isinstance(e, Neg):
-            return -self.value(e.operand)
+            return -self.node(e.operand)
         if isinstance(e, Transpose):
-            v = self.value(e.operand)
+            v = self.node(e.operand)
             return v.T if isinstance(v, self.matrix_type) else v
         if isinstance(e, VectorLit):
-            return self.column([self.value(i) for i in e.items])
+            return self.column([self.node(i) for i in e.items])
         if isinstance(e, BinOp):
-            a, b = self.value(e.left), self.value(e.right)
+            a, b = self.node(e.left), self.node(e.right)
             if e.op == "+":
                 return a + b
             if e.op == "-":
@@ -65,7 +70,7 @@ class TreeEvaluator:
                 var = e.args[1]
                 assert isinstance(var, Name)
                 return self.jacobian(e.args[0], var.id)
-            a = self.value(e.args[0])
+            a = self.node(e.args[0])
             if e.func == "trace":
                 return sum((a[i, i] for i in range(1, a.rows)), a[0, 0])
             return self.function(e.func, a)

@@ -78,11 +78,34 @@ class PreparedClaim:
 class _Def:
     stmt: Let
     expanded: Expr | None = None
+    #: depends on a setting of its block (a `use` with options, d fixed in the block):
+    #: the name is gone when the block ends
+    local: bool = False
+    #: the settings its meaning depends on, as shown in the verdicts of claims that use it
+    settings: tuple[str, ...] = ()
+    block: int = 0  # first line of the block that defined it
+    meaning: Expr | None = None  # the expanded body (parameters as names)
+    origin: str = ""  # the `use` line that brought it, if any
+    deps: frozenset[str] = frozenset()  # the definitions it uses, directly or not
+
+
+@dataclass
+class _Setting:
+    """Where a setting came from; ``document`` settings outlive their block."""
+
+    text: str
+    document: bool = False
 
 
 @dataclass
 class Scope:
-    """Declarations, definitions and assumptions in force at a point of a document."""
+    """Declarations, definitions and assumptions in force at a point of a document.
+
+    Scope rules (docs/claims.md): names (declarations, definitions, vocabulary names) hold
+    for the rest of the document; settings (``assume``, ``let d = N``, the options of a
+    ``use`` line) hold to the end of their fenced block, unless stated with ``document``;
+    a definition that depends on a block's setting ends with the block.
+    """
 
     file: str
     scalars: dict[str, Pos] = field(default_factory=dict)
@@ -91,6 +114,16 @@ class Scope:
     lets: dict[str, _Def] = field(default_factory=dict)
     assumptions: list[Relation] = field(default_factory=list)
     d_value: int | None = None
+    #: parallel to ``assumptions``: the text a verdict shows, and whether it is document-wide
+    assumption_origin: list[_Setting] = field(default_factory=list)
+    d_origin: _Setting | None = None
+    block_line: int = 0  # first line of the current block (0: not in a block)
+    #: document-wide definitions a `use` with options shadows until its block ends
+    shadowed: dict[str, _Def] = field(default_factory=dict)
+    #: local definitions whose block has ended: name -> why it is gone (for the error)
+    gone: dict[str, str] = field(default_factory=dict)
+    #: (local, settings note, use text) while a `use` adds its lines
+    _using: tuple[bool, str, str] | None = None
     vocabs: list[str] = field(default_factory=list)
     claims: list[PreparedClaim] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
@@ -107,20 +140,50 @@ class Scope:
     def _err(self, msg: str, pos: Pos, hint: str = "") -> SourceError:
         return SourceError(msg, self.file, pos.line, pos.col, hint)
 
-    def add(self, st: Statement) -> None:
-        """Add one statement; raises SourceError for a malformed one."""
+    def begin_block(self, line: int) -> None:
+        """A fenced block starts at ``line``: block settings from here on are its own."""
+        self.end_block()
+        self.block_line = line
+
+    def end_block(self) -> None:
+        """Drop the block's settings and the definitions that depend on them."""
+        for name, d in list(self.lets.items()):
+            if d.local:
+                del self.lets[name]
+                self.gone[name] = (
+                    f"it came from `{d.origin}` (line {d.stmt.pos.line}), whose definitions "
+                    "belong to its block"
+                    if d.origin else f"its definition (line {d.stmt.pos.line}) depends on "
+                    "definitions or a fixed d of that block")
+        self.lets.update(self.shadowed)  # the document's definitions are back
+        for name in self.shadowed:
+            self.gone.pop(name, None)
+        self.shadowed = {}
+        keep = [i for i, o in enumerate(self.assumption_origin) if o.document]
+        self.assumptions = [self.assumptions[i] for i in keep]
+        self.assumption_origin = [self.assumption_origin[i] for i in keep]
+        if self.d_origin is not None and not self.d_origin.document:
+            self.d_value, self.d_origin = None, None
+        self.block_line = 0
+
+    def add(self, st: Statement, document: bool = False) -> None:
+        """Add one statement; raises SourceError for a malformed one.
+
+        ``document``: the statement was written ``document use|assume|let d = ...``, a
+        setting for the rest of the document instead of the rest of its block.
+        """
+        if document and not (isinstance(st, (Use, Assume))
+                             or isinstance(st, Let) and st.name == "d" and not st.params):
+            raise self._err("`document` applies to settings only: `document use ...`, "
+                            "`document assume ...` or `document let d = N`", st.pos,
+                            "declarations and definitions hold for the whole document already")
         if isinstance(st, Declare):
             for n in st.names:
                 self._declare(st.kind, n, st.pos)
         elif isinstance(st, Let):
-            self._let(st)
+            self._let(st, document)
         elif isinstance(st, Assume):
-            rel = st.relation
-            self._check_relation(rel)
-            if (rel.op == "==" and isinstance(rel.left, Name) and rel.left.id == "d"):
-                self._fix_d(rel.right, rel.pos)
-            self._check_consistent(rel)
-            self.assumptions.append(rel)
+            self._assume(st.relation, document)
         elif isinstance(st, Claim):
             self._claim(st)
         elif isinstance(st, Figure):
@@ -128,9 +191,20 @@ class Scope:
             validate(st.name, st.options, self.file, st.pos.line)
             self.figures.append(st)
         elif isinstance(st, Use):
-            self._use(st)
+            self._use(st, document)
         else:  # pragma: no cover - the parser produces nothing else
             raise TypeError(st)
+
+    def _assume(self, rel: Relation, document: bool, text: str = "") -> None:
+        self._check_relation(rel)
+        where = f"line {rel.pos.line}"
+        if not text:
+            text = f"{rel} (document-wide, {where})" if document else str(rel)
+        if rel.op == "==" and isinstance(rel.left, Name) and rel.left.id == "d":
+            self._fix_d(rel.right, rel.pos, _Setting(text, document))
+        self._check_consistent(rel)
+        self.assumptions.append(rel)
+        self.assumption_origin.append(_Setting(text, document))
 
     def _check_consistent(self, new: Relation) -> None:
         """Refuse an assumption that contradicts an earlier bound on the same symbol."""
@@ -158,19 +232,60 @@ class Scope:
             raise self._err(f"{name!r} is already defined by `let`", pos)
         table.setdefault(name, pos)
 
-    def _fix_d(self, value: Expr, pos: Pos) -> None:
+    def _fix_d(self, value: Expr, pos: Pos, origin: _Setting) -> None:
         if not (isinstance(value, Num) and value.value.denominator == 1
                 and 2 <= value.value <= 64):
             raise self._err("d must be fixed to an integer between 2 and 64", pos,
                             "e.g. `let d = 3` or `use layernorm(d=3)`")
         d = int(value.value)
         if self.d_value is not None and self.d_value != d:
-            raise self._err(f"d is already fixed to {self.d_value}", pos)
+            where = self.d_origin.text if self.d_origin else ""
+            raise self._err(f"d is already fixed to {self.d_value}"
+                            + (f" ({where})" if where else ""), pos)
+        if self.d_origin is None or origin.document and not self.d_origin.document:
+            self.d_origin = origin
         self.d_value = d
 
-    def _let(self, st: Let) -> None:
+    def _d_is_local(self) -> bool:
+        return self.d_value is not None and not (self.d_origin and self.d_origin.document)
+
+    def _dependence(self, body: Expr, params: tuple[str, ...]
+                    ) -> tuple[bool, tuple[str, ...], frozenset[str]]:
+        """Whether an unexpanded body depends on a block setting, the settings it depends
+        on (local definitions, d fixed in the block: ``d``, ``mean``, vector literals, and
+        the settings of the definitions it uses), and the definitions it uses, directly or
+        through others."""
+        local, settings, deps = False, [], set()
+        stack: list = [body]
+        while stack:
+            e = stack.pop()
+            ref = None
+            if isinstance(e, Name) and e.id not in params:
+                ref = e.id
+            elif isinstance(e, Call):
+                ref = e.func
+                stack += list(e.args) + list(e.batch or ())
+            elif isinstance(e, BinOp):
+                stack += [e.left, e.right]
+            elif isinstance(e, (Neg, Transpose)):
+                stack.append(e.operand)
+            elif isinstance(e, VectorLit):
+                stack += list(e.items)
+                local = local or self._d_is_local()
+            if ref in self.lets:
+                local = local or self.lets[ref].local
+                settings += self.lets[ref].settings
+                deps |= {ref, *self.lets[ref].deps}
+            elif ref in ("d", "mean"):
+                local = local or self._d_is_local()
+        return local, tuple(dict.fromkeys(settings)), frozenset(deps)
+
+    def _let(self, st: Let, document: bool = False) -> None:
         if st.name == "d" and not st.params:
-            self._fix_d(st.body, st.pos)
+            how = self._using[2] if self._using else \
+                f"{'document ' if document else ''}let d = {st.body}"
+            text = f"d = {st.body} ({how}, line {st.pos.line})"
+            self._fix_d(st.body, st.pos, _Setting(text, document))
             return
         if st.name in BUILTIN_NAMES or st.name in BUILTIN_FUNCTIONS \
                 or st.name in SUGAR_FUNCTIONS:
@@ -178,30 +293,58 @@ class Scope:
         if st.name in self.scalars or st.name in self.vectors or st.name in self.matrices:
             raise self._err(f"{st.name!r} is already declared as a symbol", st.pos,
                             "choose another name for the definition")
-        if st.name in self.lets:
-            if self.lets[st.name].stmt == st:  # the same definition twice (vocabularies)
+        local, settings, deps = self._dependence(st.body, st.params)
+        if self._using is not None:  # a vocabulary line: its `use` decides
+            local = local or self._using[0]
+            if self._using[1]:
+                settings = tuple(dict.fromkeys((*settings, self._using[1])))
+        old = self.lets.get(st.name)
+        shadowing = False
+        if old is not None:
+            if old.stmt == st and old.meaning == self._meaning(st):
+                # the same definition twice (vocabularies), with the same meaning
+                if old.local and not local:  # needs no setting of this block after all
+                    old.local, old.settings = False, settings
                 return
-            raise self._err(f"{st.name!r} is already defined", st.pos,
-                            "each name is defined once per document")
+            if local and not old.local and self._using is not None \
+                    and old.block != self.block_line and st.name not in self.shadowed:
+                self.shadowed[st.name] = old  # the block's `use` options: its own names
+                shadowing = True
+            else:
+                where = (f"in this block (line {old.stmt.pos.line})"
+                         if old.block == self.block_line else f"(line {old.stmt.pos.line})")
+                raise self._err(f"{st.name!r} is already defined {where}", st.pos,
+                                "each name is defined once per document; a `use` line with "
+                                "options in a later block defines its vocabulary's names "
+                                "for that block")
         if len(set(st.params)) != len(st.params):
             raise self._err("repeated parameter name", st.pos)
-        d = _Def(st)
+        d = _Def(st, local=local, settings=settings, block=self.block_line,
+                 origin=self._using[2] if self._using else "", deps=deps)
         try:  # expand now so errors point at the definition, not at each use
             if not st.params:
                 self.lets[st.name] = d
-                d.expanded = self.expand(st.body, {})
+                d.expanded = d.meaning = self.expand(st.body, {})
                 self.shape(d.expanded)
             else:  # registered afterwards: a function cannot call itself
                 from .callparams import check_parameters
                 check_parameters(self, st.name, st.params, st.body, st.pos)
+                d.meaning = self._meaning(st)
                 self.lets[st.name] = d
         except (SourceError, LimitError, RecursionError) as exc:
             self.lets.pop(st.name, None)
+            if shadowing:
+                self.lets[st.name] = self.shadowed.pop(st.name)
             if isinstance(exc, RecursionError):
                 raise self._err("definition nested too deeply", st.pos) from None
             raise
+        self.gone.pop(st.name, None)
 
-    def _use(self, st: Use) -> None:
+    def _meaning(self, st: Let) -> Expr:
+        """A definition's body with every name in it expanded as the scope stands now."""
+        return self.expand(st.body, {p: Name(p, st.pos) for p in st.params})
+
+    def _use(self, st: Use, document: bool = False) -> None:
         from .parser import parse_statement
         from .vocab import INT_OPTIONS, VOCABULARIES, vocabulary_text
         if st.vocab not in VOCABULARIES:
@@ -209,9 +352,13 @@ class Scope:
                             "available: " + ", ".join(sorted(VOCABULARIES)))
         opts: dict[str, object] = {}
         eps_value = None
+        shown = ", ".join(f"{k}={v}" for k, v in st.options)
+        use_text = f"{'document ' if document else ''}use {st.vocab}" + \
+            (f"({shown})" if shown else "")
+        where = f"{use_text}, line {st.pos.line}"
         for key, val in st.options:
             if key == "d":
-                self._fix_d(val, st.pos)
+                self._fix_d(val, st.pos, _Setting(f"d = {val} ({where})", document))
             elif key == "eps":
                 if not isinstance(val, Num) or val.value < 0:
                     raise self._err("eps must be a non-negative number", st.pos)
@@ -232,10 +379,22 @@ class Scope:
             text = vocabulary_text(st.vocab, opts)
         except (SpecError, LimitError) as exc:
             raise self._err(f"use {st.vocab}: {exc}", st.pos) from None
-        for line in text.splitlines():
-            self.add(parse_statement(line, f"<vocabulary {st.vocab}>", st.pos.line))
+        # a `use` with options (not stated document-wide) defines its names for its block;
+        # options other than d and eps change the definitions, so claims using them show it
+        local = bool(st.options) and not document
+        shaping = [k for k, _ in st.options if k not in ("d", "eps")]
+        self._using = (local, f"the definitions of {use_text} (line {st.pos.line})"
+                       if shaping else "", use_text)
+        try:
+            for line in text.splitlines():
+                stmt = parse_statement(line, f"<vocabulary {st.vocab}>", st.pos.line)
+                # a vocabulary that fixes d (groupnorm) fixes it as its `use` line says
+                self.add(stmt, document=document and isinstance(stmt, Let) and stmt.name == "d")
+        finally:
+            self._using = None
         if eps_value is not None:
-            self.assumptions.append(Relation("==", Name("eps", st.pos), eps_value, st.pos))
+            self._assume(Relation("==", Name("eps", st.pos), eps_value, st.pos), document,
+                         f"eps == {eps_value} ({where})")
         self.vocabs.append(st.vocab)
 
     def _claim(self, st: Claim) -> None:
@@ -252,7 +411,8 @@ class Scope:
         # the assumptions that apply: those about d, and every one linked to the claim's
         # symbols through shared symbols (a >= b, b >= 0 constrain a even if b is unused);
         # the symbols they bring in are sampled too, so counterexamples respect them
-        pairs = [(self._expand_relation(a), str(a)) for a in self.assumptions]
+        pairs = [(self._expand_relation(a), o.text)
+                 for a, o in zip(self.assumptions, self.assumption_origin)]
         pairs += [(e, str(a)) for e, a in zip(local, local_src)]
         builtin = {"d", "I", "ones"}
         names = [(_names(e.left) | _names(e.right)) - builtin for e, _ in pairs]
@@ -264,6 +424,14 @@ class Scope:
                 if not keep[i] and n & used:
                     keep[i], used, grown = True, used | n, True
         pairs = [p for p, k in zip(pairs, keep) if k]
+        # the settings that reach the claim, after its assumptions (same order as those)
+        notes = [n for r in (st.relation, *st.given, *st.local_assumptions)
+                 for side in (r.left, r.right) for n in self._dependence(side, ())[1]]
+        if self.d_value is not None and self.d_origin is not None and _touches_d(
+                (rel, *given), self.vectors, self.matrices):
+            notes.insert(0, self.d_origin.text)
+        texts = [t for _, t in pairs]
+        notes = [n for n in dict.fromkeys(notes) if n not in texts]
         self.claims.append(PreparedClaim(
             label=st.label, file=self.file, pos=st.pos, relation=rel, given=given,
             assumptions=tuple(e for e, _ in pairs),
@@ -273,7 +441,7 @@ class Scope:
             statement=str(st.relation) + ("  given " + ", ".join(map(str, st.given))
                                           if st.given else ""),
             source=st.source, origin=st.origin,
-            assumption_text=tuple(t for _, t in pairs)))
+            assumption_text=tuple(texts + notes)))
 
     def _expand_relation(self, rel: Relation) -> Relation:
         """Expand both sides and check the relation's shapes."""
@@ -325,7 +493,7 @@ class Scope:
                 or e.id in self.matrices:
             return Name(e.id, e.pos)
         if e.id in self.lets:
-            d = self.lets[e.id]
+            d = self._current(e.id, e.pos)
             if d.stmt.params:
                 raise self._err(f"{e.id!r} is a function of {len(d.stmt.params)} argument(s)",
                                 e.pos, f"call it as {e.id}({', '.join(d.stmt.params)})")
@@ -334,6 +502,8 @@ class Scope:
             return d.expanded
         if e.id in BUILTIN_FUNCTIONS or e.id in SUGAR_FUNCTIONS:
             raise self._err(f"{e.id!r} is a function", e.pos, f"call it as {e.id}(...)")
+        if e.id in self.gone:
+            raise self._gone_error(e.id, e.pos)
         raise self._err(f"unknown name {e.id!r}", e.pos,
                         f"declare it (`scalar {e.id}`, `vector {e.id}`), define it "
                         f"(`let {e.id} = ...`) or `use` a vocabulary that has it")
@@ -374,7 +544,7 @@ class Scope:
             return s if f == "sum" else BinOp("/", s, self._expand_name(Name("d", e.pos), {}),
                                               e.pos)
         if f in self.lets and self.lets[f].stmt.params:
-            st = self.lets[f].stmt
+            st = self._current(f, e.pos).stmt
             if len(st.params) != len(e.args):
                 raise self._err(f"{f}() takes {len(st.params)} argument(s), got {len(e.args)}",
                                 e.pos)
@@ -383,9 +553,31 @@ class Scope:
         if f in self.lets or f in self.scalars or f in self.vectors or f in self.matrices:
             raise self._err(f"{f!r} is not a function", e.pos,
                             "only built-ins and `let F(y) = ...` can be called")
+        if f in self.gone:
+            raise self._gone_error(f, e.pos)
         raise self._err(f"unknown function {f!r}", e.pos,
                         "built-in: sqrt, abs, exp, log, norm, sum, mean, trace, jacobian, "
                         "BN(sample; [batch]); define others with `let F(y) = ...`")
+
+    def _current(self, name: str, pos: Pos) -> _Def:
+        """A definition, refused where this block's `use` options redefined a name it uses:
+        it would mix the document's definitions with the block's."""
+        d = self.lets[name]
+        stale = sorted(n for n in d.deps if n in self.shadowed) if self.shadowed else []
+        if stale and not d.local:
+            where = self.lets[stale[0]].origin
+            raise self._err(f"{name!r} (line {d.stmt.pos.line}) was defined with the "
+                            f"document's {stale[0]!r}, which this block redefines by `{where}`",
+                            pos, f"define it again in this block under another name, or use "
+                            f"{name!r} in a block without those options")
+        return d
+
+    def _gone_error(self, name: str, pos: Pos) -> SourceError:
+        return self._err(f"{name!r} is not defined in this block: {self.gone[name]}, and a "
+                         "block's settings and the definitions that depend on them end with "
+                         "the block", pos, "repeat the `use` (or `let d = ...`) line in this "
+                         "block, or state the setting for the whole document with `document "
+                         "use ...` / `document let d = ...`")
 
     def _batch_norm(self, t: Expr, batch: list[Expr], pos: Pos) -> Expr:
         """BN(t; [b1..bk]) = (t - mean)/sqrt(var + eps), population variance over the list."""
@@ -499,6 +691,15 @@ class Scope:
                 raise self._err(f"cannot raise a {a} to a power", e.pos)
             return SCALAR
         raise TypeError(e.op)  # pragma: no cover
+
+
+def _touches_d(rels, vectors, matrices) -> bool:
+    """Whether expanded relations depend on the dimension (vectors, ones, I, d, literals)."""
+    for n in nodes(*rels):
+        if isinstance(n, VectorLit) or isinstance(n, Name) and (
+                n.id in ("d", "I", "ones") or n.id in vectors or n.id in matrices):
+            return True
+    return False
 
 
 def _names(e: Expr) -> set[str]:

@@ -105,7 +105,9 @@ def parse_text(source: str, path: str = "<text>") -> Document:
     scope = Scope(path)
     doc = Document(path, source, blocks, scope)
     for block in blocks:
-        lines = block.text.split("\n")  # Markdown's own line ends, not str.splitlines
+        scope.begin_block(block.line)  # settings end with their block (docs/claims.md)
+        lines = block.text.split("
+")  # Markdown's own line ends, not str.splitlines
         if block.kind == "latex":
             label = block.info.split(None, 1)[1].strip()  # "a b" is one (invalid) label
             n = 0
@@ -123,12 +125,19 @@ def parse_text(source: str, path: str = "<text>") -> Document:
             if stripped.startswith(("latex ", "latex\t")):
                 _latex_statement(doc, raw, lineno)
                 continue
+            document = stripped.split(None, 1)[0] == "document"
+            if document:  # `document use ...`: blank the word, keep the columns
+                raw = raw.replace("document", " " * len("document"), 1)
             try:
-                scope.add(parse_statement(raw, path, lineno))
+                if document and not raw.strip():
+                    raise SourceError("`document` needs a setting after it", path, lineno,
+                                      1, "e.g. `document assume eps > 0`")
+                scope.add(parse_statement(raw, path, lineno), document=document)
             except (SourceError, LimitError) as exc:
                 doc.errors.append(_as_source_error(exc, path, lineno))
             except RecursionError:
                 doc.errors.append(SourceError("statement nested too deeply", path, lineno, 1))
+    scope.end_block()
     return doc
 
 
