@@ -106,8 +106,7 @@ def parse_text(source: str, path: str = "<text>") -> Document:
     doc = Document(path, source, blocks, scope)
     for block in blocks:
         scope.begin_block(block.line)  # settings end with their block (docs/claims.md)
-        lines = block.text.split("
-")  # Markdown's own line ends, not str.splitlines
+        lines = block.text.split("\n")  # Markdown's own line ends, not str.splitlines
         if block.kind == "latex":
             label = block.info.split(None, 1)[1].strip()  # "a b" is one (invalid) label
             n = 0
