@@ -525,19 +525,23 @@ def _z3_check(f: Formula, extra: list, ms: int) -> tuple[str, Any]:
 
 
 def _cvc5_check(claim: PreparedClaim, rel: Relation, d: int | None, extra_d: list,
-                ms: int) -> str:
+                ms: int, integer_d: bool = False) -> str:
     """cvc5 on its own encoding of the formula, in a child process killed at the limit
     (its complete procedure for real arithmetic does not always stop at its own limits)."""
-    return _in_child(lambda: _cvc5_run(claim, rel, d, extra_d, ms), ms / 1000 + 1.0)
+    return _in_child(lambda: _cvc5_run(claim, rel, d, extra_d, ms, integer_d),
+                     ms / 1000 + 1.0)
 
 
 def _cvc5_run(claim: PreparedClaim, rel: Relation, d: int | None, extra_d: list,
-              ms: int) -> str:
+              ms: int, integer_d: bool = False) -> str:
     import cvc5.pythonic as c
     f = build_formula(c, claim, rel, d, inline=True)
-    s = c.SolverFor("QF_NRA")  # enables cvc5's complete procedure (cylindrical coverings)
+    # QF_NRA enables cvc5's complete procedure (cylindrical coverings)
+    s = c.SolverFor("QF_NIRA" if integer_d else "QF_NRA")
     s.set("tlimit-per", max(1, int(ms)))
     s.add(*f.facts, f.goal)
+    if integer_d and f.d is not None:
+        s.add(f.d == c.ToReal(c.Int("n_d")))
     if f.d is not None:
         for lo, hi in extra_d:
             if lo is not None:
@@ -664,8 +668,16 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
         n = z3.Int("n_d")
         r3, m3 = _z3_check(f, [*bounds, f.d == z3.ToReal(n)], min(left_ms(), 5000))
         if r3 == "unsat":
-            return Outcome("unknown", "no counterexample at an integer d (z3), but the "
-                           "integer case is not confirmed by a second solver")
+            c = _cvc5_check(claim, rel, None, [(lo, hi)], min(left_ms(), CVC5_MS),
+                            integer_d=True)
+            if c == "sat":
+                raise_disagreement(claim, None)
+            if c != "unsat":
+                return Outcome("unknown", "z3 finds no counterexample at an integer d, but "
+                               f"cvc5 could not confirm ({c})")
+            if not _inhabited(f, [*bounds, f.d == z3.ToReal(n)], left_ms()):
+                return Outcome("vacuous", "no admissible point at an integer d")
+            return _proved(claim, rel, None)
         if r3 == "sat":
             d = m3.eval(n).as_long()
             if d <= MAX_REALIZED_D or not claim.vectors:
