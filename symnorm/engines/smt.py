@@ -49,8 +49,9 @@ __all__ = ["Outcome", "OutsideFragment", "decide_smt", "solvers_available"]
 
 #: largest finite range of d decided one d at a time
 MAX_ENUMERATED_D = 64
-#: largest d at which a model's vectors are built for the exact re-verification
-MAX_REALIZED_D = 64
+#: largest d at which a model's vectors are built for the exact re-verification: claims
+#: with derivatives or d x d matrices (I) cost d**2 exact entries and more
+MAX_REALIZED_D = {"jacobian": 48, "matrix": 160, "vector": 8192}
 #: largest d at which a concrete-d claim is encoded coordinate by coordinate
 MAX_COORDINATE_D = 12
 #: time for cvc5 to confirm one proof (it answers in well under a second when it can)
@@ -275,17 +276,25 @@ def _safe(name: str) -> str:
 
 
 def enclosure(e: sp.Expr, bits: int = 256) -> tuple[sp.Rational, sp.Rational]:
-    """Rational bounds ``lo <= e <= hi`` for a real constant, by ball arithmetic (arb)."""
+    """Rational bounds ``lo <= e <= hi`` for a real constant, by ball arithmetic (arb).
+
+    The precision grows until the ball is tight relative to its midpoint (and excludes 0
+    when the constant is not 0): ``log(1 + exp(-800))`` needs about 3000 bits."""
     try:
         import flint
     except ImportError:  # pragma: no cover - python-flint is a dependency
         raise OutsideFragment("constants need python-flint for rigorous bounds") from None
     old = flint.ctx.prec
-    flint.ctx.prec = bits
     try:
-        ball = _arb(e, flint)
-        if not ball.is_finite():
-            raise OutsideFragment(f"{e} is not a finite real number")
+        while True:
+            flint.ctx.prec = bits
+            ball = _arb(e, flint)
+            if not ball.is_finite():
+                raise OutsideFragment(f"{e} is not a finite real number")
+            tight = not ball.contains(0) and ball.rad() <= abs(ball.mid()) * flint.arb(2) ** -80
+            if tight or bits >= 1 << 14:
+                break
+            bits *= 4
         lo, hi = ball.mid() - ball.rad(), ball.mid() + ball.rad()
         return _arf_rational(lo.lower()), _arf_rational(hi.upper())
     finally:
@@ -651,19 +660,46 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             return _proved(claim, rel, None)
         if r != "sat":
             return Outcome("unknown", f"z3 returned {r}")
-        # a model exists for some real d: look for one at an integer d, small ones first
-        tried: list[int] = []
-        cands = [int(x) for x in _int_candidates(model, f.d)]
-        for d in [*range(lo, min(lo + 7, (hi or 10**9) + 1)), *cands]:
-            if d in tried or d < lo or (hi is not None and d > hi) or d < 2:
-                continue
+        # a model exists for some real d: look for one at an integer d, small ones first,
+        # then near the smallest d a model needs (caps), refining abstractions in between
+        tried: set[int] = set()
+        cap_d = realizable_cap(claim)
+
+        def try_d(d: int) -> Outcome | None:
+            if d in tried or d < max(lo, 2) or (hi is not None and d > hi) or d > cap_d:
+                return None
             if time.monotonic() > deadline:
-                break
-            tried.append(d)
+                return None
+            tried.add(d)
             fd = build_formula(z3, claim, rel, d)
             r2, m2 = _z3_check(fd, [], min(left_ms(), 3000))
-            if r2 == "sat":
-                return _counterexample(claim, rel, fd, m2, d, truth_at, deadline)
+            if r2 != "sat":
+                return None
+            out = _counterexample(claim, rel, fd, m2, d, truth_at, deadline)
+            return out if out.status in ("counterexample", "witness") else None
+        for d in range(lo, lo + 7):
+            got = try_d(d)
+            if got:
+                return got
+        for _ in range(MAX_REFINE):
+            last = None
+            for cap in (16, 128, 1024, 8192, None):
+                extra = bounds + ([f.d <= cap] if cap else [])
+                r, m = _z3_check(f, extra, min(left_ms(), 3000))
+                if r != "sat":
+                    continue
+                last = m
+                for d in _int_candidates(m, f.d):
+                    got = try_d(d)
+                    if got:
+                        return got
+                break
+            if last is None or not f.enc.monotone or time.monotonic() > deadline:
+                break
+            cuts = _refinements(f, last)  # true facts about exp/log/powers at the model
+            if not cuts:
+                break
+            f.facts += cuts
         # integer d in general
         n = z3.Int("n_d")
         r3, m3 = _z3_check(f, [*bounds, f.d == z3.ToReal(n)], min(left_ms(), 5000))
@@ -680,13 +716,15 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             return _proved(claim, rel, None)
         if r3 == "sat":
             d = m3.eval(n).as_long()
-            if d <= MAX_REALIZED_D or not claim.vectors:
-                fd = build_formula(z3, claim, rel, d)
-                r4, m4 = _z3_check(fd, [], min(left_ms(), 5000))
-                if r4 == "sat":
-                    return _counterexample(claim, rel, fd, m4, d, truth_at, deadline)
-            return Outcome("unknown", f"z3 finds a counterexample at d = {d}, beyond the "
-                           f"dimensions where it can be built and re-verified exactly")
+            got = try_d(d)
+            if got:
+                return got
+            if d > cap_d:
+                return Outcome("unknown", f"z3 finds a counterexample at d = {d}, beyond the "
+                               f"dimensions where it can be built and re-verified exactly "
+                               f"(at most {cap_d} for this claim)")
+            return Outcome("unknown", f"z3's candidate at d = {d} did not survive exact "
+                           "re-evaluation")
         return Outcome("unknown", f"z3 returned {r3} for integer d")
     except OutsideFragment as exc:
         return Outcome("unknown", f"outside real polynomial arithmetic: {exc}")
@@ -894,7 +932,7 @@ def _point_from(claim: PreparedClaim, f: Formula, fixed: dict[str, sp.Expr], d: 
             values[name] = _as_value(fixed[name])
     values.update(_pinned(claim))
     if f.front == "gram":
-        if d > MAX_REALIZED_D and claim.vectors:
+        if d > realizable_cap(claim):
             return None
         # x = m ones + sum_j L_j h_{j+1}, h_k = (1, .., 1, -k, 0, ..) with k ones
         for i, v in enumerate(claim.vectors):
@@ -947,3 +985,18 @@ def _pinned(claim: PreparedClaim) -> dict[str, Any]:
                 if isinstance(val, sp.Expr) and val.is_number and not val.is_Rational:
                     out[a.id] = val
     return out
+
+
+def realizable_cap(claim: PreparedClaim) -> int:
+    """The largest d at which a counterexample of this claim is rebuilt and re-verified."""
+    from ..lang.syntax import Call, Name, nodes
+    if not (claim.vectors or claim.matrices):
+        return 10**9  # only scalars and d: exact evaluation does not grow with d
+    kinds = set()
+    for r in (claim.relation, *claim.given, *claim.assumptions):
+        for n in nodes(r):
+            if isinstance(n, Call) and n.func == "jacobian":
+                kinds.add("jacobian")
+            elif isinstance(n, Name) and (n.id == "I" or n.id in claim.matrices):
+                kinds.add("matrix")
+    return min((MAX_REALIZED_D[k] for k in kinds), default=MAX_REALIZED_D["vector"])
