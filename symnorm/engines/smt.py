@@ -55,7 +55,7 @@ MAX_REALIZED_D = {"jacobian": 48, "matrix": 160, "vector": 8192}
 #: largest d at which a concrete-d claim is encoded coordinate by coordinate
 MAX_COORDINATE_D = 12
 #: time for cvc5 to confirm one proof (it answers in well under a second when it can)
-CVC5_MS = 4000
+CVC5_MS = 6000
 
 
 class OutsideFragment(Exception):
@@ -100,8 +100,9 @@ class Encoder:
     conditions under which every encoded expression is a real number.
     """
 
-    def __init__(self, api: Any) -> None:
+    def __init__(self, api: Any, abs_as_root: bool = False) -> None:
         self.api = api
+        self.abs_as_root = abs_as_root
         self.vars: dict[sp.Symbol, Any] = {}
         self.side: list[Any] = []
         self.domain: list[Any] = []
@@ -169,6 +170,10 @@ class Encoder:
             return self._pow(e)
         if isinstance(e, sp.Abs):
             a = self.expr(e.args[0])
+            if self.abs_as_root:  # |a| is the nonnegative root of t**2 = a**2
+                t = self.fresh("abs")
+                self.side += [t >= 0, t * t == a * a]
+                return t
             return A.If(a >= 0, a, -a)
         if isinstance(e, sp.exp):
             return self._abstract_exp(e)
@@ -440,7 +445,7 @@ def build_formula(api: Any, claim: PreparedClaim, rel: Relation, d: int | None,
     ``d=None``: the Gram front-end with d a solver variable; ``d=k``: d fixed to k (the Gram
     front-end when it applies, else coordinates).
     """
-    enc = Encoder(api)
+    enc = Encoder(api, abs_as_root=inline)  # the second solver's own encoding
     facts: list = []
     primary: list[tuple[str, Any]] = []
     try:
