@@ -131,7 +131,8 @@ class _Numeric:
                         if not _has_vectors(self.claim):
                             where.pop("d")
                         self.counterexample = dict(where, lhs=out.lhs, rhs=out.rhs,
-                                                   difference=f"{out.diff:.6g}",
+                                                   difference=out.diff_text
+                                                   or f"{out.diff:.6g}",
                                                    confirmed_at_dps=[self.dps, self.dps + 20])
                     if stop_on_differ:
                         return agree, differ, unclear
@@ -167,13 +168,18 @@ class _Numeric:
 
 
 def _scope_all(c: PreparedClaim) -> str:
+    """The scope of a proof, literally: values fixed by assumptions are named."""
+    fixed = [f"{name} = {v}" for name, op, v in map(anyd._simple_bound, c.assumptions)
+             if op == "==" and name is not None and name != "d"]
+    at = f" at {', '.join(fixed)}" if fixed else ""
     if c.d_value:
-        return f"d = {c.d_value}"
+        return f"d = {c.d_value}" + (f", {', '.join(fixed)}" if fixed else "")
     if not _has_vectors(c):
-        return "all values of the free symbols"
+        return ("all values of the free symbols" if not fixed else
+                "all values of the other symbols") + at
     bounds = [f"d {op} {v}" for name, op, v in map(anyd._simple_bound, c.assumptions)
               if name == "d"]
-    return "every d >= 2" + (" with " + ", ".join(bounds) if bounds else "")
+    return "every d >= 2" + (" with " + ", ".join(bounds) if bounds else "") + at
 
 
 def _admissible(c: PreparedClaim, d: int) -> bool:

@@ -74,6 +74,8 @@ def scalar_symbols(claim: PreparedClaim) -> dict[str, sp.Symbol]:
         kw = signs.get(n, {})
         if "positive" in kw:
             kw.pop("nonnegative", None)
+        if "negative" in kw and ("positive" in kw or "nonnegative" in kw):
+            kw = {}  # contradictory bounds: no admissible point, which the SMT step reports
         out[n] = sp.Symbol(n, real=True, **kw)
     out["d"] = sp.Symbol("d", integer=True, positive=True)
     return out

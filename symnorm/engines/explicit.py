@@ -96,6 +96,13 @@ class Explicit(TreeEvaluator):
     def column(self, items: list) -> sp.Matrix:
         return sp.Matrix(items)
 
+    def divide(self, a, b):
+        """``a / b``; SymPy divides a zero matrix by 0 to a zero matrix, which would make
+        0/0 (a constant x with eps = 0 under N) look defined: it is not a number."""
+        if isinstance(b, sp.Expr) and b.is_zero:
+            return a.applyfunc(lambda _: sp.nan) if isinstance(a, sp.MatrixBase) else sp.nan
+        return a / b
+
     def power(self, a: sp.Expr, b: sp.Expr) -> sp.Expr:
         return _power(a, b)
 

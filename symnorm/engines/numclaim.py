@@ -64,6 +64,7 @@ class Outcome:
     lhs: str
     rhs: str
     diff: float
+    diff_text: str = ""  # the difference as text (a float underflows below 1e-308)
 
 
 class _Eval(TreeEvaluator):
@@ -293,7 +294,7 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
                 status = "agree" if rel.op in ("<=", ">=") else "differ"
             else:
                 status = "unclear"
-            return Outcome(status, 0.0, _fmt(l1), _fmt(r1), float(d1))
+            return Outcome(status, 0.0, _fmt(l1), _fmt(r1), float(d1), mpmath.nstr(d1, 6))
         if d1 == 0 and d2 == 0:
             # an exact zero at both precisions may be a tiny quantity lost in rounding
             # (1 + 10**-300 - 1): check exactly, else at four times the precision
@@ -303,7 +304,8 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
             if gap == "zero":
                 return Outcome("agree", float(dps), _fmt(l1), _fmt(r1), 0.0)
             if gap == "nonzero":  # a difference below every precision tried, but exact
-                return Outcome("differ", 0.0, _fmt(l1), _fmt(r1), 0.0)
+                return Outcome(_confirm_difference(claim, rel, point), 0.0, _fmt(l1),
+                               _fmt(r1), 0.0, "below every precision tried; nonzero exactly")
             l3, r3 = evaluate_relation(claim, rel, point, 4 * dps)
             with mpmath.workdps(8 * dps + 30):  # far below what dps and dps + 20 could see
                 zero = _norm(_sub(l3, r3)) <= mpmath.mpf(10) ** (-3 * dps) * max(m1, 1)
@@ -327,15 +329,22 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
                     digits = max(digits, float(-mpmath.log10(max(d1, d2) / max(m1, 1))))
         else:
             status = "unclear"
-        return Outcome(status, min(digits, float(dps)), _fmt(l1), _fmt(r1), float(d1))
+        return Outcome(status, min(digits, float(dps)), _fmt(l1), _fmt(r1), float(d1),
+                       mpmath.nstr(d1, 6))
 
 
 def _confirm_difference(claim: PreparedClaim, rel: Relation, point: Point) -> str:
-    """A numeric difference becomes ``differ`` unless exact arithmetic contradicts it."""
-    gap = exact_gap(claim, rel, point)
-    if gap == "undefined":
+    """A numeric difference becomes ``differ`` only when exact arithmetic re-verifies it:
+    every assumption and hypothesis holds at the point exactly, both sides are real there,
+    and the relation fails (:func:`symnorm.engines.exacteval.truth_at`).  A point where a
+    side is 0/0 (a hypothesis forcing a constant x with eps = 0) is skipped."""
+    from .exacteval import truth_at
+    verdict = truth_at(claim, rel, point)
+    if verdict is False:
+        return "differ"
+    if verdict is None and exact_gap(claim, rel, point) == "undefined":
         raise Undefined("not defined at this point (exact evaluation)")
-    return "unclear" if gap == "zero" else "differ"
+    return "unclear"
 
 
 def exact_gap(claim: PreparedClaim, rel: Relation, point: Point) -> str:
@@ -395,7 +404,7 @@ def _algebraic_zero(e: sp.Expr) -> bool:
     try:
         z = sp.Dummy("z")
         return sp.minimal_polynomial(e, z) == z
-    except (NotImplementedError, sp.PolynomialError, ValueError):
+    except Exception:  # noqa: BLE001 - NotAlgebraic and friends: not shown to be 0
         return False
 
 

@@ -243,11 +243,13 @@ class Encoder:
         return v
 
     def _abstract_power(self, e: sp.Pow) -> Any:
+        """``base**exponent`` with a symbolic exponent: a fresh variable. Only true facts
+        are added: the other engines define it for a negative base at integer exponents
+        ((-1)**d), so nothing is excluded and the sign is known only for a positive base."""
         b = self.expr(e.base)
         x = self.expr(e.exp)
         v = self.fresh("pow")
-        self.domain.append(b > 0)
-        self.side.append(v > 0)
+        self.side.append(self.api.Implies(b > 0, v > 0))
         self.abstracted.append(str(e))
         base = e.base
         if base.is_Rational and base > 0 and base != 1:
@@ -769,11 +771,13 @@ def _uses_d(claim: PreparedClaim) -> bool:
 
 
 def _int_candidates(model: Any, dvar: Any) -> list[int]:
+    """Integers at and next to the model's d (a power (-1)**d needs the right parity)."""
     v = _model_fraction(model, dvar)
     if v is None:
         return []
     import math
-    return [math.floor(v), math.ceil(v)]
+    lo, hi = math.floor(v), math.ceil(v)
+    return list(dict.fromkeys([lo, hi, hi + 1, lo - 1, hi + 2]))
 
 
 def _ranges(ds: list[int]) -> str:

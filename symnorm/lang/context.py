@@ -423,7 +423,11 @@ class Scope:
             for i, n in enumerate(names):
                 if not keep[i] and n & used:
                     keep[i], used, grown = True, used | n, True
-        pairs = [p for p, k in zip(pairs, keep) if k]
+        # an assumption on other symbols still applies: if the assumptions in force cannot
+        # hold together, no point is admissible and no counterexample may ignore that
+        # (`assume u.T*u < 0` makes `a == 3` vacuous, not refuted at a = 5)
+        for n in names:
+            used |= n
         # the settings that reach the claim, after its assumptions (same order as those)
         notes = [n for r in (st.relation, *st.given, *st.local_assumptions)
                  for side in (r.left, r.right) for n in self._dependence(side, ())[1]]
