@@ -106,6 +106,17 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("blog.dl.dvar", "blog: gradient of the variance (a graph partial)", LN_G,
      r"\frac{\partial \ell}{\partial \sigma^2} = \sum_{i=1}^d \frac{\partial \ell}{\partial "
      r"\hat x_i}(x_i-\mu)\cdot\frac{-1}{2}(\sigma^2+\epsilon)^{-3/2}", True),
+    ("ioffe.backward", "Ioffe and Szegedy (2015), Section 3, the backward pass (m = d)", LN_G,
+     "\\frac{\\partial \\ell}{\\partial \\hat{x}_i} = \\frac{\\partial \\ell}{\\partial y_i}"
+     "\\cdot\\gamma\n"
+     r"\frac{\partial \ell}{\partial \sigma^2} = \sum_{i=1}^d \frac{\partial \ell}{\partial "
+     r"\hat{x}_i}\cdot(x_i-\mu)\cdot\frac{-1}{2}(\sigma^2+\epsilon)^{-3/2}" "\n"
+     r"\frac{\partial \ell}{\partial \mu} = \bigg(\sum_{i=1}^d \frac{\partial \ell}{\partial "
+     r"\hat{x}_i}\cdot\frac{-1}{\sqrt{\sigma^2+\epsilon}}\bigg) + \frac{\partial \ell}"
+     r"{\partial \sigma^2}\cdot\frac{\sum_{i=1}^d -2(x_i-\mu)}{d}" "\n"
+     r"\frac{\partial \ell}{\partial x_i} = \frac{\partial \ell}{\partial \hat{x}_i}\cdot"
+     r"\frac{1}{\sqrt{\sigma^2+\epsilon}} + \frac{\partial \ell}{\partial \sigma^2}\cdot"
+     r"\frac{2(x_i-\mu)}{d} + \frac{\partial \ell}{\partial \mu}\cdot\frac{1}{d}", True),
     ("blog.eqnarray", "blog: eqnarray with &=&", LN,
      r"\begin{eqnarray} \mu &=& \frac{1}{d}\sum_i x_i \nonumber \end{eqnarray}", True),
     ("blog.align.chain", "blog: align with a continued chain", LN,

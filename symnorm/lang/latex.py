@@ -397,6 +397,10 @@ class _Equation:
                  gradient: bool = False) -> object:
         """The Jacobian ``jac`` of ``pt``, or one entry per free index."""
         pos = pt.pos
+        if num_shape is None and (pt.num_index or pt.var_index):
+            raise _err(f"\\partial {pt.num}: the shape of {pt.num} is not known here, so an "
+                       "entry of its derivative cannot be read", pos, self.file,
+                       f"define {pt.num} before this equation")
         if pt.num_index and pt.var_index:
             raise _err(f"\\partial {pt.num}_{pt.num_index}/\\partial {pt.var}_{pt.var_index}:"
                        " an entry of a Jacobian", pos, self.file,
