@@ -168,6 +168,7 @@ def claim_text(text: str, **kw) -> str:
     (r"a = \mathrm{E}[x]", "a == mean(x)"),
     (r"a = \mathbb{E}[x]", "a == mean(x)"),
     (r"a = E[x]", "a == mean(x)"),
+    (r"a = \sum\limits_{i=1}^d x_i", "a == sum(x)"),
     (r"a = \operatorname{Var}(x)", "a == (x - mean(x) * ones).T * (x - mean(x) * ones) / d"),
 ])
 def test_construct_reading(text: str, reading: str) -> None:
@@ -207,6 +208,7 @@ def test_derivative_by_an_intermediate_keeps_its_name() -> None:
     (r"a = \left. b \right|_{b=0}", "evaluation bar"),
     (r"\begin{pmatrix} a \end{pmatrix} = b", "environment {pmatrix}"),
     (r"a = b \over c", "\\over"),
+    (r"a \approx b", "approximate equality is not checked"),
 ])
 def test_refusals_name_the_construct(text: str, fragment: str) -> None:
     if fragment == "a":

@@ -621,9 +621,8 @@ def _sum(p: ExprParser) -> IndexSum:
     defines as d (``let m = d``); a sum over part of the vector is refused, naming the bound.
     """
     t = p.next()
-    if p.at("\\limits", "\\nolimits"):
-        raise p.err(f"{p.peek().text} after \\sum is not accepted", p.peek(),
-                    "write \\sum_{i=1}^d")
+    if p.at("\\limits", "\\nolimits"):  # where the bounds are typeset: no meaning
+        p.i += 1
     index = None
     lower_bound = 1
     upper: tuple[Tok, bool] | None = None  # the bound's token, and whether it was N-1

@@ -41,7 +41,7 @@ MAX_DEPTH = 40
 MAX_DIGITS = 200
 
 _NONFACTOR = set(RELATIONS) | set(DEFINERS) | set(SEPARATORS) | {
-    "\\cdot", "\\times", "\\rangle", "\\}", "\\over"}
+    "\\cdot", "\\times", "\\rangle", "\\}", "\\over", "\\approx", "\\simeq", "\\sim"}
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -178,6 +178,11 @@ class ExprParser:
             bounds.append((start, self.expr(), self.i))
         if not ops:
             t = self.peek()
+            if t is not None and t.text in ("\\approx", "\\simeq", "\\sim"):
+                raise self.err(f"{t.text}: an approximate equality is not checked", t,
+                               "state what it approximates exactly, e.g. the limit eps -> 0 "
+                               "as `claim L: ... given eps == 0` in a symnorm line, or as "
+                               "= with \\mathcal N_0")
             if self.bare_allowed and (t is None or t.text == "." and self.peek(1) is None):
                 a, e, b = bounds[0]
                 src = self.text[self.toks[a].start:self.toks[b - 1].end]

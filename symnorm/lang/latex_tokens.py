@@ -179,6 +179,9 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
         if not s.isascii():
             raise fail(f"non-ASCII character {s!r} in LaTeX", off,
                        "write the LaTeX macro instead (\\epsilon, \\le, ...)")
+        if s == "%":  # only after a row break written against it (\\\\%): say what it is
+            raise fail("'%' directly after \\\\ (a comment?)", off,
+                       "put a space between \\\\ and the comment")
         if s == "\\%":
             raise fail("percent sign \\% inside an equation", off, "write the number as a "
                        "fraction (5\\% is \\frac{5}{100})")
