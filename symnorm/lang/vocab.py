@@ -77,11 +77,14 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
 LATEX_MEANINGS: dict[str, dict[str, str]] = {
     "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
                   "y": "gamma*N(x) + beta*ones"},
+    # the vocabulary calls the batch z (its claim-language name); sources call it x
+    "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones"},
 }
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
-LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta")}
+LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
+                                            "batchnorm": ("gamma", "beta")}
 #: The name of a vocabulary's output: a formula with no relation is a claim about it.
-LATEX_OUTPUT: dict[str, str] = {"layernorm": "y"}
+LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y"}
 
 
 def latex_conventions(vocabs: list[str]) -> tuple[dict[str, str], tuple[str, ...], str | None]:
