@@ -14,6 +14,7 @@ a :class:`~symnorm.errors.SourceError` naming the offending macro and its file p
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -322,22 +323,22 @@ class _Equation:
         return Relation(rel.op, self._broadcast(rel.left, set()),
                         self._broadcast(rel.right, set()), rel.pos)
 
-    def _partials(self, e: object) -> object:
+    def _partials(self, e: Any) -> Any:
         """Resolve every :class:`Partial` in a parsed tree (see :meth:`_partial`)."""
+        rec = self._partials
         if isinstance(e, Partial):
             return self._partial(e)
         if isinstance(e, BinOp):
-            return BinOp(e.op, self._partials(e.left), self._partials(e.right), e.pos)  # type: ignore[arg-type]
+            return BinOp(e.op, rec(e.left), rec(e.right), e.pos)
         if isinstance(e, Neg):
-            return Neg(self._partials(e.operand), e.pos)  # type: ignore[arg-type]
+            return Neg(rec(e.operand), e.pos)
         if isinstance(e, Transpose):
-            return Transpose(self._partials(e.operand), e.pos)  # type: ignore[arg-type]
+            return Transpose(rec(e.operand), e.pos)
         if isinstance(e, Call):
-            return Call(e.func, tuple(self._partials(a) for a in e.args), e.pos,  # type: ignore[misc]
-                        tuple(self._partials(b) for b in e.batch) if e.batch is not None  # type: ignore[misc]
-                        else None, e.params, e.bind)
+            batch = tuple(rec(b) for b in e.batch) if e.batch is not None else None
+            return Call(e.func, tuple(rec(a) for a in e.args), e.pos, batch, e.params, e.bind)
         if isinstance(e, IndexSum):
-            return IndexSum(e.index, self._partials(e.body), e.pos)
+            return IndexSum(e.index, rec(e.body), e.pos)
         return e
 
     def _partial(self, pt: Partial) -> object:
@@ -355,8 +356,8 @@ class _Equation:
         """
         pos = pt.pos
         named = pt.named
-        fallback: object = (Indexed(named, pt.var_index or pt.num_index, pos)  # type: ignore[arg-type]
-                            if (pt.var_index or pt.num_index) else Name(named, pos))
+        index = pt.var_index or pt.num_index
+        fallback: object = Indexed(named, index, pos) if index else Name(named, pos)
         var_kind = self.kind(pt.var)
         if self.defined(named) or var_kind not in ("scalar", "vector"):
             if pt.num_index and pt.var_index:

@@ -12,7 +12,7 @@ raises a :class:`SourceError` that names the token.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum, Partial
 from symnorm.lang.latex_tokens import ACCENTS, BOLD, FRACS, FUNCTION_MACROS, GREEK, Tok
@@ -188,7 +188,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     return _apply(node, sup, t, p)  # type: ignore[arg-type]
 
 
-#: ``E[x]``, ``\\mathrm{E}[x]``, ``\\mathbb{E}[x]``, ``\\mathrm{Var}[x]``, ``\\operatorname{Var}(x)``
+#: ``E[x]``, ``\\mathrm{E}[x]``, ``\\mathbb{E}[x]``, ``\\mathrm{Var}[x]``,
+#: ``\\operatorname{Var}(x)``
 _STATISTICS = ("E", "Var")
 
 
@@ -590,8 +591,8 @@ def _derivative(p: ExprParser, t: Tok) -> Expr:
     o2 = p.expect("{")
     var, var_index, var_power = _partial_operand(p, o2)
     p.expect("}", o2)
-    return Partial(num, num_index, num_power, var, var_index, var_power,  # type: ignore[return-value]
-                   p.pos(t))
+    node: Any = Partial(num, num_index, num_power, var, var_index, var_power, p.pos(t))
+    return node  # resolved by the equation reader, like Indexed
 
 
 def _partial_operand(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:

@@ -26,6 +26,7 @@ cannot state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Transpose, VectorLit
@@ -133,7 +134,8 @@ def lower(e: object, bound: str | None, file: str,
                 raise _err(f"two free indices {free[0]} and {e.index} in one relation",
                            e.pos, file, "use one index letter per relation")
             free.append(e.index)
-        return (e.expr if e.expr is not None else Name(e.id, e.pos)), True  # type: ignore[return-value]
+        entry: Any = e.expr if e.expr is not None else Name(e.id, e.pos)
+        return entry, True
     if isinstance(e, IndexSum):
         if bound is not None:
             raise _err("nested sums are not supported", e.pos, file)
