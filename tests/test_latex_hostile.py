@@ -44,7 +44,10 @@ HOSTILE = [
     ("renewcommand", r"\renewcommand\frac{1} a = 1", "\\renewcommand"),
     ("catcode", r"\catcode`\@=11 a = 1", "\\catcode"),
     ("csname", r"a = \csname input\endcsname{x}", "\\csname"),
-    ("begin", r"\begin{pmatrix}1\end{pmatrix} = a", "\\begin"),
+    ("begin", r"\begin{pmatrix}1\end{pmatrix} = a", "environment {pmatrix}"),
+    ("begin unclosed", r"\begin{align} a = b", "never closed"),
+    ("end unmatched", r"\begin{align} a = b \end{aligned}", "without a matching"),
+    ("percent sign", r"a = 5\% b", "percent sign"),
     ("long equation", "a=" + "x+" * 25_000 + "x", "too long"),
     ("500 nested fractions", "a=" + r"\frac{1}{" * 500 + "x" + "}" * 500, "nested"),
     ("left then 30,000 spaces", r"a=\left(" + " " * 30_000 + r"x\right)", "too long"),
@@ -61,7 +64,6 @@ HOSTILE = [
     ("open norms", r"a=\|" * 2_000, "\\|"),
     ("huge literal", "a = " + "9" * 500, "digits"),
     ("sizing without delimiter", r"a = \left x", "delimiter"),
-    ("comment", r"a = b % \input{x}", "comment"),
     ("null byte", "a = b\x00", "unexpected"),
 ]
 
@@ -157,3 +159,11 @@ def test_token_soup_never_crashes_and_never_names_a_command(pieces: list[str]) -
             rels = (stmt.relation, *stmt.local_assumptions)
             found = set().union(*(_names(r.left) | _names(r.right) for r in rels))
         assert not found & _COMMANDS, (text, found & _COMMANDS)
+
+
+def test_a_comment_is_never_read() -> None:
+    """``%`` starts a comment to the end of the line: a macro inside it is not even seen."""
+    (st,) = parse("a = b % \\input{x}\n")
+    assert str(st.relation) == "a == b"
+    (st,) = parse("a = b % c\n + c")
+    assert str(st.relation) == "a == b + c"

@@ -122,7 +122,7 @@ REFUSED = [
     (r"\sum^{d}_{i=1} y_i = a", r"\sum^{d}_{i=0} y_i = a", "from 0 to d is not every entry"),
     (r"d^2\,y = u", r"d^2y = u", "'dy' looks like a differential"),
     (r"\sum_i y_i = a", r"\sum_j y_i = a", "index i inside a sum over j"),
-    (r"\sum_i y_i = a", r"\sum\limits_i y_i = a", r"\limits"),
+    (r"\sum\limits_i y_i = a", r"\sum\limits y_i = a", "needs an index"),
     (r"\sum_i y_i u_i = a", r"y_i u_i = a", "two indexed quantities"),
     (r"d\,y = u", r"dy = u", "'dy' looks like a differential"),
     (r"d\,y_i = u_i", r"dy_i = u_i", "'dy' looks like a differential"),
@@ -321,7 +321,7 @@ EQUATIONS = [
 # Deleting these may leave the reading unchanged, as documented in docs/latex.md: a separator
 # next to another separator, a font on a letter (\mathcal N and N are one function), the
 # product signs (juxtaposition is the same product) and \mathsf in the transpose ^{\mathsf T}.
-NO_MEANING = {",", "\\quad", "\\mathcal", "\\cdot", "\\times", "\\mathsf"}
+NO_MEANING = {",", "\\quad", "\\mathcal", "\\cdot", "\\times", "*", "\\mathsf"}
 SWAP = {"a": "b", "b": "a", "x": "y", "y": "x", "c": "x", "s": "a", "v": "a", "P": "J",
         "J": "P", "d": "q", "n": "q", "m": "q", "H": "q", "g": "q", "w": "q", "i": "j",
         "T": "S", "I": "P", "N": "R", "B": "C"}
@@ -362,22 +362,30 @@ def test_changing_any_letter_or_digit_changes_the_reading_or_fails(eq: str) -> N
 
 
 def _latex_lines(path: Path):
-    """(line number, text) of every equation in the ``latex LABEL`` blocks of a document."""
-    inside = False
-    for k, line in enumerate(path.read_text().split("\n"), 1):
-        if line.startswith("```"):
-            inside = line.startswith("```latex ")
-        elif inside and line.strip():
-            yield k, line
+    """(first line, last line, text) of every equation in the ``latex LABEL`` blocks of a
+    document (an environment over several lines is one equation, as the reader sees it)."""
+    from symnorm.lang.document import _latex_equations
+    lines = path.read_text().split("\n")
+    block: list[str] = []
+    start = 0
+    for k, line in enumerate(lines, 1):
+        if line.startswith("```latex "):
+            block, start = [], k + 1
+        elif line.startswith("```") and start:
+            for i, text in _latex_equations(block):
+                yield start + i, start + i + text.count("\n"), text
+            start = 0
+        elif start:
+            block.append(line)
 
 
-def _read_line(src: str, lineno: int) -> str:
+def _read_lines(src: str, first: int, last: int) -> str:
     doc = parse_text(src, "t.md")
     if doc.errors:
         return "error at " + ",".join(str(e.line) for e in doc.errors)
-    out = [d.text for d in doc.definitions if d.line == lineno]
+    out = [d.text for d in doc.definitions if first <= d.line <= last]
     out += [c.statement + "|" + ",".join(c.assumption_text) for c in doc.scope.claims
-            if c.pos.line == lineno]
+            if first <= c.pos.line <= last]
     return " ; ".join(out)
 
 
@@ -388,17 +396,19 @@ def test_every_token_of_the_derivations_counts(path: Path) -> None:
     src = path.read_text()
     lines = src.split("\n")
     silent = []
-    for k, line in _latex_lines(path):
-        base = _read_line(src, k)
-        assert not base.startswith("error"), (k, base)
-        for t in _tokens(line):
+    for k0, k1, eq in _latex_lines(path):
+        base = _read_lines(src, k0, k1)
+        assert not base.startswith("error"), (k0, base)
+        for t in _tokens(eq):
             if t.text in NO_MEANING | {"\\mathbf", "\\qquad", ".", "\\\\"}:
                 continue
             swap = SWAP.get(t.text) or (str((int(t.text) + 1) % 10) if t.text.isdigit()
                                         else None)
+            if t.text in ("i", "j", "k") and [u.text for u in _tokens(eq)].count(t.text) == 1:
+                swap = None  # the only use of an index letter: renaming it is alpha-renaming
             for new in ("", swap) if swap else ("",):
-                mutant = "\n".join(lines[:k - 1] + [line[:t.start] + new + line[t.end:]]
-                                   + lines[k:])
-                if _read_line(mutant, k) == base:
-                    silent.append(f"{k}: {t.text!r} -> {new!r}")
+                mutant = "\n".join(lines[:k0 - 1] + (eq[:t.start] + new + eq[t.end:]).split(
+                    "\n") + lines[k1:])
+                if _read_lines(mutant, k0, k1) == base:
+                    silent.append(f"{k0}: {t.text!r} -> {new!r}")
     assert not silent, silent

@@ -13,6 +13,7 @@ hands one display equation to the LaTeX reader.  A block with info string
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,12 +110,9 @@ def parse_text(source: str, path: str = "<text>") -> Document:
         lines = block.text.split("\n")  # Markdown's own line ends, not str.splitlines
         if block.kind == "latex":
             label = block.info.split(None, 1)[1].strip()  # "a b" is one (invalid) label
-            n = 0
-            for i, line in enumerate(lines):
-                if line.strip():
-                    n += 1
-                    lab = label if n == 1 else f"{label}-{n}"
-                    _latex(doc, line, lab, block.line + i, 1)
+            for n, (i, text) in enumerate(_latex_equations(lines), 1):
+                lab = label if n == 1 else f"{label}-{n}"
+                _latex(doc, text, lab, block.line + i, 1)
             continue
         for i, raw in enumerate(lines):
             lineno = block.line + i
@@ -140,6 +138,31 @@ def parse_text(source: str, path: str = "<text>") -> Document:
     return doc
 
 
+def _latex_equations(lines: list[str]) -> list[tuple[int, str]]:
+    """Equations of a ``latex`` block: one per non-empty line, except that the lines of a
+    ``\\begin{..}`` ... ``\\end{..}`` environment form one equation (line index, text)."""
+    out: list[tuple[int, str]] = []
+    open_at: int | None = None
+    depth = 0
+    for i, line in enumerate(lines):
+        code = re.sub(r"(?<!\\)%.*", "", line)
+        if open_at is None and not line.strip():
+            continue
+        if open_at is None:
+            open_at = i
+        depth += len(_BEGIN.findall(code)) - len(_END.findall(code))
+        if depth <= 0:
+            out.append((open_at, "\n".join(lines[open_at:i + 1])))
+            open_at, depth = None, 0
+    if open_at is not None:  # an unclosed environment: the reader names it
+        out.append((open_at, "\n".join(lines[open_at:])))
+    return out
+
+
+_BEGIN = re.compile(r"\\begin\s*\{")
+_END = re.compile(r"\\end\s*\{")
+
+
 def _as_source_error(exc: Exception, path: str, line: int) -> SourceError:
     if isinstance(exc, SourceError):
         return exc
@@ -160,6 +183,7 @@ def _latex_statement(doc: Document, raw: str, lineno: int) -> None:
 def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     try:
         from .latex import parse_latex_equation
+        from .latex_env import latex_env
     except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
         doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
         return
@@ -171,7 +195,8 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,
-                                     is_dimension=lambda n: _is_dimension(doc.scope, n))
+                                     is_dimension=lambda n: _is_dimension(doc.scope, n),
+                                     env=latex_env(doc.scope))
         if not any(isinstance(st, (Claim, Let)) for st in stmts):
             # `a > 5` alone would silently check nothing: say so
             raise SourceError(f"equation {label} holds only assumptions; nothing to check",

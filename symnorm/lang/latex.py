@@ -14,15 +14,19 @@ a :class:`~symnorm.errors.SourceError` naming the offending macro and its file p
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 from symnorm.errors import SourceError
-from symnorm.lang.latex_index import Indexed, IndexSum, has_index, lower
+from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum, Partial, has_index, lower
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
 from symnorm.lang.syntax import (
     BinOp,
     Call,
     Claim,
+    Declare,
     Expr,
     Let,
     Name,
@@ -34,7 +38,8 @@ from symnorm.lang.syntax import (
     Transpose,
 )
 
-__all__ = ["DEFAULT_FUNCTIONS", "LATEX_NAMES", "MAX_TREE_DEPTH", "parse_latex_equation"]
+__all__ = ["DEFAULT_FUNCTIONS", "LATEX_NAMES", "MAX_TREE_DEPTH", "LatexEnv",
+           "parse_latex_equation"]
 
 #: Single-letter names read as functions when directly followed by ``(``; any other letter
 #: followed by ``(`` is a product (``a(x+b)`` is ``a*(x + b)``).
@@ -73,11 +78,34 @@ LATEX_NAMES: dict[str, str] = {
 _INEQ = ("<", ">", "<=", ">=", "!=")
 
 
+@dataclass(frozen=True)
+class LatexEnv:
+    """What the document knows beyond ``is_defined``: kinds, shapes and vocabulary meanings.
+
+    ``kind(name)`` is ``"scalar"``, ``"vector"``, ``"matrix"``, ``"let"``, ``"function"`` or
+    None; ``shape(expr)`` the shape of an expression over defined names (``"scalar"``,
+    ``"column"``, ``"row"``, ``"matrix"``) or None if unknown; ``meanings`` the vocabulary's
+    conventional LaTeX names (``mu``, ``sigma``, ``xhat``, ``y``) as ``Let`` bodies, used
+    when the document does not define the name; ``affine`` its scalar parameters
+    (``gamma``, ``beta``), declared when an equation uses them; ``output`` the name of the
+    layer's output (a formula with no relation is a claim about it); ``vectors`` the
+    declared vectors (the upstream gradient ``dl_dy`` is one of them).
+    """
+
+    kind: Callable[[str], str | None] = lambda n: None
+    shape: Callable[[Expr], str | None] = lambda e: None
+    meanings: dict[str, Expr] = field(default_factory=dict)
+    affine: tuple[str, ...] = ()
+    output: str | None = None
+    vectors: Callable[[], tuple[str, ...]] = lambda: ()
+
+
 def parse_latex_equation(
     text: str, label: str, *, file: str = "<latex>", line: int = 1, column: int = 1,
     is_defined: Callable[[str], bool] = lambda n: False,
     is_function: Callable[[str], bool] | None = None,
     is_dimension: Callable[[str], bool] | None = None,
+    env: LatexEnv | None = None,
 ) -> list[Statement]:
     """Parse one display equation; definitions first, then claims ``LABEL.1``, ``LABEL.2``...
 
@@ -89,10 +117,11 @@ def parse_latex_equation(
     """
     toks = tokenize(text, file, line, column)
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
-    reader = _Equation(text, file, is_defined)
+    reader = _Equation(text, file, is_defined, env or LatexEnv())
     parser = ExprParser(text, toks, file, reader.defined, is_fn)
     if is_dimension is not None:
         parser.is_dimension = lambda n: n == "d" or bool(is_dimension(n))
+    parser.bare_allowed = reader.output() is not None
     raws = parser.equation()
     return reader.build(raws, label)
 
@@ -157,15 +186,34 @@ def subst(e: Expr, mapping: dict[str, Expr]) -> Expr:
 class _Equation:
     """Turns the raw relations of one equation into ordered statements."""
 
-    def __init__(self, text: str, file: str, is_defined: Callable[[str], bool]) -> None:
-        self.text, self.file, self.is_defined = text, file, is_defined
+    def __init__(self, text: str, file: str, is_defined: Callable[[str], bool],
+                 env: LatexEnv) -> None:
+        self.text, self.file, self.is_defined, self.env = text, file, is_defined, env
         self.lets: dict[str, Let] = {}
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
 
+    def _vocab(self, name: str) -> bool:
+        """Whether ``name`` takes its vocabulary meaning (the document does not define it)."""
+        return (name in self.env.meanings or name in self.env.affine) and not (
+            self.is_defined(name) or name in self.lets)
+
     def defined(self, name: str) -> bool:
-        return name in BUILTIN_NAMES or name in self.lets or bool(self.is_defined(name))
+        return (name in BUILTIN_NAMES or name in self.lets or bool(self.is_defined(name))
+                or self._vocab(name))
+
+    def output(self) -> str | None:
+        out = self.env.output
+        return out if out is not None and self.defined(out) else None
+
+    def kind(self, name: str) -> str | None:
+        if name in self.lets:
+            return "function" if self.lets[name].params else "let"
+        if self._vocab(name):
+            return "scalar" if name in self.env.affine else "let"
+        return self.env.kind(name)
 
     def build(self, raws: list[RawRel], label: str) -> list[Statement]:
+        raws = [self._bare(r) for r in raws]
         for r in raws:
             for side in (r.left, r.right):
                 if tree_depth(side) > MAX_TREE_DEPTH:
@@ -175,6 +223,8 @@ class _Equation:
         pending: list[tuple[RawRel, Relation]] = []
         assumptions: list[Relation] = []
         for r in raws:
+            r = RawRel(r.op, r.op_text, self._partials(r.left), self._partials(r.right),
+                       r.pos, r.source)
             target = _def_target(r.left)
             defining = r.op in DEFINERS or (
                 r.op == "==" and target is not None and not self.defined(target[0]))
@@ -190,11 +240,187 @@ class _Equation:
                        f"{', '.join(self.lets)}", a.pos, self.file,
                        "put the condition beside a claim, or write `assume ...` in a symnorm "
                        "block")
-        out: list[Statement] = list(self._ordered_lets())
+        lets = self._ordered_lets()
+        pending = [(r, self._broadcast_rel(rel)) for r, rel in pending]
+        lets = [Let(lt.name, lt.params, self._broadcast(lt.body, set(lt.params)), lt.pos)
+                for lt in lets]
+        out: list[Statement] = self._vocabulary_names(lets, [rel for _, rel in pending],
+                                                      raws[0].pos if raws else Pos(1, 1))
+        out += lets
         for k, (r, rel) in enumerate(pending, 1):
             out.append(Claim(f"{label}.{k}", rel, (), r.pos, source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out
+
+    # --- vocabulary meanings, derivatives, broadcasting ------------------------------------
+
+    def _bare(self, r: RawRel) -> RawRel:
+        """A formula alone (``\\frac{x-E[x]}{...}*\\gamma+\\beta``) claims the output is it."""
+        if r.op != "":
+            return r
+        out = self.output()
+        assert out is not None  # the parser admits a bare formula only then
+        return RawRel("==", "=", Name(out, r.pos), r.right, r.pos, r.source)
+
+    def _vocabulary_names(self, lets: list[Let], rels: list[Relation], pos: Pos
+                          ) -> list[Statement]:
+        """Declarations and definitions of the vocabulary names this equation uses."""
+        used: set[str] = set()
+        stack: list[object] = [lt.body for lt in lets]
+        stack += [x for rel in rels for x in (rel.left, rel.right)]
+        seen: set[str] = set()
+        while stack:
+            e = stack.pop()
+            for n in names_in(e):
+                if n in seen or not self._vocab(n):
+                    continue
+                seen.add(n)
+                used.add(n)
+                if n in self.env.meanings:
+                    stack.append(self.env.meanings[n])
+        out: list[Statement] = []
+        affine = tuple(n for n in self.env.affine if n in used)
+        if affine:
+            out.append(Declare("scalar", affine, pos))
+        order = [n for n in self.env.meanings if n in used]
+        out += [Let(n, (), self.env.meanings[n], pos) for n in order]
+        return out
+
+    def _shape(self, e: Expr, params: set[str]) -> str | None:
+        """The shape of ``e`` with this equation's definitions and the vocabulary expanded."""
+        local = {n: lt.body for n, lt in self.lets.items() if not lt.params}
+        local.update({n: m for n, m in self.env.meanings.items() if self._vocab(n)})
+        for _ in range(len(local) + 1):
+            hit = names_in(e) & local.keys()
+            if not hit:
+                break
+            e = subst(e, {n: local[n] for n in hit})
+        if names_in(e) & params:
+            return None  # inside a function body: the parameter's shape is not known here
+        return self.env.shape(e)
+
+    def _broadcast(self, e: Expr, params: set[str]) -> Expr:
+        """``x - \\mu``, ``+ \\beta``: a scalar added to a vector means the scalar times ones."""
+        if isinstance(e, BinOp):
+            left, right = self._broadcast(e.left, params), self._broadcast(e.right, params)
+            if e.op in ("+", "-"):
+                a, b = self._shape(left, params), self._shape(right, params)
+                if a == "scalar" and b == "column":
+                    left = BinOp("*", left, Name("ones", e.pos), e.pos)
+                elif a == "column" and b == "scalar":
+                    right = BinOp("*", right, Name("ones", e.pos), e.pos)
+            return BinOp(e.op, left, right, e.pos)
+        if isinstance(e, Neg):
+            return Neg(self._broadcast(e.operand, params), e.pos)
+        if isinstance(e, Transpose):
+            return Transpose(self._broadcast(e.operand, params), e.pos)
+        if isinstance(e, Call):
+            return Call(e.func, tuple(self._broadcast(a, params) for a in e.args), e.pos,
+                        e.batch, e.params, e.bind)
+        return e
+
+    def _broadcast_rel(self, rel: Relation) -> Relation:
+        return Relation(rel.op, self._broadcast(rel.left, set()),
+                        self._broadcast(rel.right, set()), rel.pos)
+
+    def _partials(self, e: Any) -> Any:
+        """Resolve every :class:`Partial` in a parsed tree (see :meth:`_partial`)."""
+        rec = self._partials
+        if isinstance(e, Partial):
+            return self._partial(e)
+        if isinstance(e, BinOp):
+            return BinOp(e.op, rec(e.left), rec(e.right), e.pos)
+        if isinstance(e, Neg):
+            return Neg(rec(e.operand), e.pos)
+        if isinstance(e, Transpose):
+            return Transpose(rec(e.operand), e.pos)
+        if isinstance(e, Call):
+            batch = tuple(rec(b) for b in e.batch) if e.batch is not None else None
+            return Call(e.func, tuple(rec(a) for a in e.args), e.pos, batch, e.params, e.bind)
+        if isinstance(e, IndexSum):
+            return IndexSum(e.index, rec(e.body), e.pos)
+        return e
+
+    def _partial(self, pt: Partial) -> object:
+        """``\\frac{\\partial A}{\\partial B}``, read by what A and B are in the document.
+
+        * the document defines the derivative's name (``dl_dy``, ``let dl_dx = ...``), or B
+          is not a declared variable (``\\partial\\sigma^2``, ``\\partial\\hat x_i`` are
+          partials along a computation graph): the name ``dA_dB`` (a definition on the left
+          of ``=``, otherwise whatever the document says it is);
+        * A is a defined quantity and B a declared variable: ``jacobian(A, B)``, one entry
+          per free index (``\\partial y_i/\\partial\\gamma``, ``\\partial\\mu/\\partial x_i``);
+        * A is undefined (the loss) and exactly one declared vector ``dA_dY`` names the
+          upstream gradient of a defined output Y: the chain rule
+          ``jacobian(Y, B).T * dA_dY``.
+        """
+        pos = pt.pos
+        named = pt.named
+        index = pt.var_index or pt.num_index
+        fallback: object = Indexed(named, index, pos) if index else Name(named, pos)
+        var_kind = self.kind(pt.var)
+        if self.defined(named) or var_kind not in ("scalar", "vector"):
+            if pt.num_index and pt.var_index:
+                raise _err(f"\\partial {pt.num}_{pt.num_index}/\\partial "
+                           f"{pt.var}_{pt.var_index}: an entry of a Jacobian", pos, self.file,
+                           f"write the matrix \\frac{{\\partial {pt.num}}}{{\\partial "
+                           f"{pt.var}}}")
+            return fallback
+        if pt.var_power is not None:
+            raise _err(f"\\partial {pt.var}^{pt.var_power}: {pt.var} is a declared variable; "
+                       "a derivative by its power is not modelled", pos, self.file,
+                       f"differentiate by {pt.var}")
+        var = Name(pt.var, pos)
+        num_kind = self.kind(pt.num)
+        if num_kind in ("let", "scalar", "vector"):
+            num: Expr = Name(pt.num, pos)
+            if pt.num_power is not None:
+                num = BinOp("**", num, Num(Fraction(pt.num_power), pos), pos)
+            jac: Expr = Call("jacobian", (num, var), pos)
+            num_shape = self._shape(num, set())
+            return self._entries(pt, jac, num_shape, var_kind)
+        if num_kind is None and pt.num_index is None and pt.num_power is None:
+            prefix = f"d{pt.num}_d"
+            ups = [v for v in self.env.vectors() if v.startswith(prefix)
+                   and self.kind(v[len(prefix):]) == "let"]
+            if len(ups) > 1:
+                raise _err(f"\\partial {pt.num}/\\partial {pt.var}: several upstream "
+                           f"gradients are declared ({', '.join(ups)})", pos, self.file,
+                           "declare one (the derivative of the loss by the layer's output)")
+            if ups:
+                out = Name(ups[0][len(prefix):], pos)
+                chain = BinOp("*", Transpose(Call("jacobian", (out, var), pos), pos),
+                              Name(ups[0], pos), pos)
+                return self._entries(pt, chain, "scalar", var_kind, gradient=True)
+        return fallback
+
+    def _entries(self, pt: Partial, jac: Expr, num_shape: str | None, var_kind: str | None,
+                 gradient: bool = False) -> object:
+        """The Jacobian ``jac`` of ``pt``, or one entry per free index."""
+        pos = pt.pos
+        if num_shape is None and (pt.num_index or pt.var_index):
+            raise _err(f"\\partial {pt.num}: the shape of {pt.num} is not known here, so an "
+                       "entry of its derivative cannot be read", pos, self.file,
+                       f"define {pt.num} before this equation")
+        if pt.num_index and pt.var_index:
+            raise _err(f"\\partial {pt.num}_{pt.num_index}/\\partial {pt.var}_{pt.var_index}:"
+                       " an entry of a Jacobian", pos, self.file,
+                       f"write the matrix \\frac{{\\partial {pt.num}}}{{\\partial {pt.var}}}")
+        if pt.num_index:  # d y_i / d gamma: entry i of a vector
+            if var_kind != "scalar" or num_shape != "column":
+                raise _err(f"\\partial {pt.num}_{pt.num_index}/\\partial {pt.var}: a row of "
+                           "a Jacobian", pos, self.file, f"write \\frac{{\\partial {pt.num}}}"
+                           f"{{\\partial {pt.var}}} for the whole matrix")
+            return Indexed(pt.num, pt.num_index, pos, jac)
+        if pt.var_index:  # d mu / d x_i: entry i of the gradient
+            if var_kind != "vector" or num_shape != "scalar":
+                raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: a column "
+                           "of a Jacobian", pos, self.file, f"write \\frac{{\\partial "
+                           f"{pt.num}}}{{\\partial {pt.var}}} for the whole matrix")
+            return Indexed(pt.num, pt.var_index, pos, jac if gradient else Transpose(jac, pos))
+        if gradient or num_shape != "scalar" or var_kind != "vector":
+            return jac
+        return jac  # d mu / d x: the row vector of derivatives, as written
 
     def _relation(self, r: RawRel) -> Relation:
         free: list[str] = []
@@ -288,7 +514,7 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
     """What ``e = ...`` would define: (name, params, kind) or None if not definable."""
     if isinstance(e, Name) and e.id not in BUILTIN_NAMES:
         return e.id, (), "plain"
-    if isinstance(e, Indexed):
+    if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
     if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES:
         ids = [a.id for a in e.args if isinstance(a, Name)]

@@ -12,9 +12,9 @@ raises a :class:`SourceError` that names the token.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum
+from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum, Partial
 from symnorm.lang.latex_tokens import ACCENTS, BOLD, FRACS, FUNCTION_MACROS, GREEK, Tok
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
 
@@ -57,7 +57,17 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if s in ("(", "["):
         return "expr", p.group(t)
     if s == "{":
-        e = p.group(t)
+        p.closers.append(None)
+        try:
+            e = p.expr()
+            if p.at("\\over"):  # plain TeX {a \over b}: the braces delimit the fraction
+                p.i += 1
+                den = p.expr()
+                p.expect("}", t)
+                return "expr", BinOp("/", e, den, pos)
+        finally:
+            p.closers.pop()
+        p.expect("}", t)
         if isinstance(e, Neg) or isinstance(e, BinOp) and e.op in ("+", "-", "/"):
             raise p.err("braces {...} around a sum or quotient are invisible in LaTeX", t,
                         "use parentheses ( ) or \\left( \\right)")
@@ -82,7 +92,9 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "expr", _sqrt(p, t)
     if s in BOLD:
         word = _letter_arg(p, t)
-        if s == "\\mathbb" and word != "1":  # \mathbb R, \mathbb E: sets and operators
+        if s == "\\mathbb" and word == "E":  # \mathbb E[x]: the expectation (a mean)
+            return "func", "E"
+        if s == "\\mathbb" and word != "1":  # \mathbb R: sets
             raise p.err(f"\\mathbb {word} is not accepted (only \\mathbb 1, the ones "
                         "vector)", t, "write a plain name; sets (\\mathbb R) and "
                         "expectations (\\mathbb E) have no meaning in a claim")
@@ -133,6 +145,9 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
 def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     """Scripts, calls and powers after an atom."""
     pos = p.pos(t)
+    if kind in ("name", "func") and str(val) in _STATISTICS and p.at("[", "(") and (
+            kind == "func" or not p.defined(str(val))):
+        return _apply(_statistic(p, str(val), t), _scripts_no_sub(p, t), t, p)
     if kind in ("name", "func", "call"):
         name = str(val)
         after = p.peek(_after_scripts(p) - p.i)
@@ -171,6 +186,39 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         f"only {what}" if what else "subscripts belong to names")
     node = Call("norm", (val,), pos) if kind == "norm" else val
     return _apply(node, sup, t, p)  # type: ignore[arg-type]
+
+
+#: ``E[x]``, ``\\mathrm{E}[x]``, ``\\mathbb{E}[x]``, ``\\mathrm{Var}[x]``,
+#: ``\\operatorname{Var}(x)``
+_STATISTICS = ("E", "Var")
+
+
+def _statistic(p: ExprParser, name: str, t: Tok) -> Expr:
+    """The mean or the biased variance of the entries of a vector, brackets as application.
+
+    ``E[x]`` is ``mean(x)``; ``Var[x]`` is ``(x - mean(x)*ones).T*(x - mean(x)*ones)/d`` (the
+    population variance, dividing by d, as the frameworks normalize).
+    """
+    o = p.next()
+    p.closers.append(None)
+    try:
+        arg = p.expr()
+    finally:
+        p.closers.pop()
+    p.expect("]" if o.text == "[" else ")", o)
+    pos = p.pos(t)
+    mean = Call("mean", (arg,), pos)
+    if name == "E":
+        return mean
+    dev = BinOp("-", arg, BinOp("*", mean, Name("ones", pos), pos), pos)
+    return BinOp("/", BinOp("*", Transpose(dev, pos), dev, pos), Name("d", pos), pos)
+
+
+def _scripts_no_sub(p: ExprParser, t: Tok) -> object:
+    sub, sup = _scripts(p)
+    if sub is not None:
+        raise p.err(f"subscript after {t.text}[...]", t)
+    return sup
 
 
 def _after_scripts(p: ExprParser) -> int:
@@ -534,20 +582,37 @@ def _plain_name(p: ExprParser) -> str:
 
 
 def _derivative(p: ExprParser, t: Tok) -> Expr:
-    """``\\frac{\\partial \\ell}{\\partial \\hat x_i}`` is the named vector ``dl_dxhat``."""
+    """``\\frac{\\partial \\ell}{\\partial \\hat x_i}``: a :class:`Partial`, resolved by the
+    equation reader (a jacobian, the chain rule through a declared upstream gradient, or
+    the derivative's name ``dl_dxhat``)."""
     o = p.next()
-    p.expect("\\partial")
-    num = _plain_name(p)
+    num, num_index, num_power = _partial_operand(p, o)
     p.expect("}", o)
     o2 = p.expect("{")
-    p.expect("\\partial")
-    base = _plain_name(p)
-    sub, sup = _scripts(p)
+    var, var_index, var_power = _partial_operand(p, o2)
     p.expect("}", o2)
-    if sup is not None and not (isinstance(sup, Num) and sup.value.denominator == 1):
-        raise p.err("the variable of a named derivative may carry only a digit exponent", o2)
-    name = f"d{num}_d{base}{sup if sup is not None else ''}"
-    return _named(p, name, sub, t)
+    node: Any = Partial(num, num_index, num_power, var, var_index, var_power, p.pos(t))
+    return node  # resolved by the equation reader, like Indexed
+
+
+def _partial_operand(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
+    """``\\partial \\hat x_i``, ``\\partial\\sigma^2_\\mathcal{B}``: (name, index, power)."""
+    p.expect("\\partial")
+    if p.at("\\mathcal", "\\mathscr"):  # \partial\mathcal L: the loss written calligraphic
+        k = p.next()
+        base = _letter_arg(p, k)
+    else:
+        base = _plain_name(p)
+    sub, sup = _scripts(p)
+    if sup is _TRANSPOSE or sup is not None and not (
+            isinstance(sup, Num) and sup.value.denominator == 1):
+        raise p.err("an operand of \\partial may carry only a digit exponent (\\sigma^2)", o)
+    if sub is not None and len(sub) != 1:
+        raise p.err(f"comma in the subscript of {base}", o)
+    index = sub[0] if sub is not None and sub[0] in INDEX_LETTERS else None
+    name = base if sub is None or index is not None else f"{base}_{sub[0]}"
+    power = int(sup.value) if isinstance(sup, Num) else None
+    return name, index, power
 
 
 def _sum(p: ExprParser) -> IndexSum:
@@ -557,9 +622,8 @@ def _sum(p: ExprParser) -> IndexSum:
     defines as d (``let m = d``); a sum over part of the vector is refused, naming the bound.
     """
     t = p.next()
-    if p.at("\\limits", "\\nolimits"):
-        raise p.err(f"{p.peek().text} after \\sum is not accepted", p.peek(),
-                    "write \\sum_{i=1}^d")
+    if p.at("\\limits", "\\nolimits"):  # where the bounds are typeset: no meaning
+        p.i += 1
     index = None
     lower_bound = 1
     upper: tuple[Tok, bool] | None = None  # the bound's token, and whether it was N-1

@@ -26,11 +26,12 @@ cannot state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Transpose, VectorLit
 
-__all__ = ["INDEX_LETTERS", "IndexSum", "Indexed", "has_index", "lower"]
+__all__ = ["INDEX_LETTERS", "IndexSum", "Indexed", "Partial", "has_index", "lower"]
 
 #: Subscripts that mean "entry i of the vector" rather than part of a name.
 INDEX_LETTERS = ("i", "j", "k")
@@ -43,9 +44,37 @@ class Indexed:
     id: str
     index: str
     pos: Pos = field(compare=False)
+    #: the vector whose entry this is, when it is not a plain name (``\partial y_i/\partial
+    #: \gamma`` is entry i of ``jacobian(y, gamma)``)
+    expr: object = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.id}_{self.index}"
+
+
+@dataclass(frozen=True)
+class Partial:
+    r"""``\frac{\partial num}{\partial var}`` as written (parser-internal, resolved by the
+    equation reader into a jacobian, a chain-rule product or the derivative's name)."""
+
+    num: str
+    num_index: str | None
+    num_power: int | None
+    var: str
+    var_index: str | None
+    var_power: int | None
+    pos: Pos = field(compare=False)
+
+    @property
+    def named(self) -> str:
+        """The name a document may give this derivative (``dl_dxhat``, ``dl_dsigma2_B``)."""
+        base, _, sub = self.var.partition("_")
+        power = self.var_power if self.var_power is not None else ""
+        num = f"{self.num}{self.num_power}" if self.num_power is not None else self.num
+        return f"d{num}_d{base}{power}" + (f"_{sub}" if sub else "")
+
+    def __str__(self) -> str:
+        return f"d{self.num}/d{self.var}"
 
 
 @dataclass(frozen=True)
@@ -105,7 +134,8 @@ def lower(e: object, bound: str | None, file: str,
                 raise _err(f"two free indices {free[0]} and {e.index} in one relation",
                            e.pos, file, "use one index letter per relation")
             free.append(e.index)
-        return Name(e.id, e.pos), True
+        entry: Any = e.expr if e.expr is not None else Name(e.id, e.pos)
+        return entry, True
     if isinstance(e, IndexSum):
         if bound is not None:
             raise _err("nested sums are not supported", e.pos, file)

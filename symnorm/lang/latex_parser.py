@@ -41,7 +41,7 @@ MAX_DEPTH = 40
 MAX_DIGITS = 200
 
 _NONFACTOR = set(RELATIONS) | set(DEFINERS) | set(SEPARATORS) | {
-    "\\cdot", "\\times", "\\rangle", "\\}"}
+    "\\cdot", "\\times", "\\rangle", "\\}", "\\over", "\\approx", "\\simeq", "\\sim"}
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -70,6 +70,8 @@ class ExprParser:
         self.depth = 0
         self.closers: list[str | None] = []
         self.local_fns: set[str] = set()
+        #: whether a formula with no relation may stand alone (a vocabulary names an output)
+        self.bare_allowed = False
 
     # --- tokens -------------------------------------------------------------------------
 
@@ -122,12 +124,18 @@ class ExprParser:
 
     def equation(self) -> list[RawRel]:
         rels: list[RawRel] = []
+        prev: tuple[int, Expr, int] | None = None
         while True:
+            row_break = False
             while self.at(*SEPARATORS):
+                row_break = row_break or self.at("\\\\")
                 self.i += 1
             if self.peek() is None or (self.at(".") and self.peek(1) is None):
                 break
-            rels += self.relation()
+            # `a &= b \\ &= c` (align): a row that starts with a relation continues the chain
+            cont = prev if row_break and self.at(*RELATIONS, *DEFINERS) else None
+            new, prev = self.relation(cont)
+            rels += new
             t = self.peek()
             if t is None or (t.text == "." and self.peek(1) is None):
                 break
@@ -136,13 +144,29 @@ class ExprParser:
                                "separate relations with ',', '\\quad', ';' or '\\\\'")
         if not rels:
             raise self.err("no relation in the equation", self.toks[0])
+        if len(rels) > 1 and any(r.op == "" for r in rels):
+            bare = next(r for r in rels if r.op == "")
+            raise SourceError("a formula with no relation beside other relations",
+                              self.file, bare.pos.line, bare.pos.col,
+                              "a formula alone is a claim about the vocabulary's output only "
+                              "when it is the whole equation; write y = ...")
         return rels
 
-    def relation(self) -> list[RawRel]:
+    def relation(self, cont: tuple[int, Expr, int] | None = None
+                 ) -> tuple[list[RawRel], tuple[int, Expr, int] | None]:
+        """One relation or chain; ``cont`` is the last member of the row it continues.
+
+        Returns the relations and the chain's last member (token span and expression).
+        An expression with no relation is returned as ``RawRel('', ...)`` when
+        :attr:`bare_allowed` (the caller decides what it means) and is an error otherwise.
+        """
         first = self.peek()
         assert first is not None
-        self._function_header()
-        bounds = [(self.i, self.expr(), self.i)]
+        if cont is not None:
+            bounds = [cont]
+        else:
+            self._function_header()
+            bounds = [(self.i, self.expr(), self.i)]
         ops: list[Tok] = []
         while self.at(*RELATIONS, *DEFINERS):
             op = self.next()
@@ -154,17 +178,27 @@ class ExprParser:
             bounds.append((start, self.expr(), self.i))
         if not ops:
             t = self.peek()
+            if t is not None and t.text in ("\\approx", "\\simeq", "\\sim"):
+                raise self.err(f"{t.text}: an approximate equality is not checked", t,
+                               "state what it approximates exactly, e.g. the limit eps -> 0 "
+                               "as `claim L: ... given eps == 0` in a symnorm line, or as "
+                               "= with \\mathcal N_0")
+            if self.bare_allowed and (t is None or t.text == "." and self.peek(1) is None):
+                a, e, b = bounds[0]
+                src = self.text[self.toks[a].start:self.toks[b - 1].end]
+                return [RawRel("", "", None, e, self.pos(self.toks[a]), src)], None
             got = "the end of the equation" if t is None else repr(t.text)
             raise self.err(f"expected a relation (=, \\neq, <, \\le, ...), got {got}",
                            t, "every part of an equation between separators must be a "
-                           "relation")
+                           "relation (a formula alone is a claim about a vocabulary's output "
+                           "only when it is the whole equation)")
         out = []
         for k, op in enumerate(ops):
             (a, left, _), (_, right, b) = bounds[k], bounds[k + 1]
             src = self.text[self.toks[a].start:self.toks[b - 1].end]
             out.append(RawRel(RELATIONS.get(op.text, op.text), op.text, left, right,
                               self.pos(self.toks[a]), src))
-        return out
+        return out, bounds[-1]
 
     def _function_header(self) -> None:
         """``f(x, y) = ...`` with an undefined single-letter ``f`` is a function definition."""

@@ -72,6 +72,12 @@ FORBIDDEN = ("\\input", "\\include", "\\write", "\\immediate", "\\openout", "\\o
              "\\renewcommand", "\\providecommand", "\\DeclareMathOperator", "\\catcode",
              "\\csname", "\\endcsname", "\\expandafter", "\\usepackage", "\\special",
              "\\shipout", "\\loop", "\\repeat", "\\begin", "\\end", "\\makeatletter")
+#: Display environments whose only content is layout (``&`` columns, ``\\`` rows): their
+#: ``\begin{..}``/``\end{..}`` carry no meaning; any other environment is refused.
+ENVIRONMENTS = frozenset({"align", "align*", "aligned", "eqnarray", "eqnarray*", "equation",
+                          "equation*", "gather", "gather*", "gathered", "split", "multline",
+                          "multline*", "flalign", "flalign*", "displaymath"})
+
 #: Named functions written as macros.
 FUNCTION_MACROS = {"\\exp": "exp", "\\log": "log", "\\ln": "log", "\\tr": "trace"}
 #: Bold/blackboard macros (``\mathbf 1`` is the ones vector, ``\mathbf x`` is ``x``).
@@ -91,7 +97,12 @@ _DELIMS = {"(": "(", ")": ")", "[": "[", "]": "]", "|": "|", "\\|": "\\|", "\\{"
            "\\rvert": "|", "\\lVert": "\\|", "\\rVert": "\\|", "\\vert": "|", "\\Vert": "\\|"}
 _SCIENTIFIC = re.compile(r"(?<![A-Za-z\\])\d+(?:\.\d+)?[eE][+-]?\d+")
 _TEXT = re.compile(r"\\(?:text|textrm|textnormal|mbox)\s*\{[^{}\\]*\}")
-_TOKEN = re.compile(_TEXT.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
+_ENV = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
+_LABEL = re.compile(r"\\(?:tag\*?|label)\s*\{[^{}\\]*\}")
+_COLOR = re.compile(r"\\color\s*\{[A-Za-z!0-9]*\}")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_TOKEN = re.compile(_ENV.pattern + "|" + _LABEL.pattern + "|" + _COLOR.pattern + "|"
+                    + _TEXT.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
 #: Words of ``\text{...}`` that separate relations like ``\quad`` does.
 CONNECTIVES = frozenset({"where", "and", "with", "for", "if", "since", "such that", "s.t.",
                          "i.e.", "so", "hence", "then"})
@@ -140,17 +151,40 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
     if sci:
         raise fail(f"scientific notation {sci.group()!r}", sci.start(),
                    "write 10^{-5} or \\frac{1}{10^5}")
+    # a comment runs to the end of its line; blanked (not cut) so positions stay true
+    text = _COMMENT.sub(lambda c: " " * len(c.group()), text)
     toks: list[Tok] = []
     size_at: int | None = None  # offset of a pending \left / \big
+    envs: list[tuple[str, int]] = []
+    null_left = 0  # open \left. (whose \right| would be an evaluation bar)
     for m in _TOKEN.finditer(text):
         s, off = m.group(), m.start()
         if s.isspace() or s in SPACING or s in ("&", "~"):
             continue
+        env = _ENV.fullmatch(s)
+        if env:
+            _environment(env.group(1), env.group(2), off, envs, fail)
+            continue
+        if _LABEL.fullmatch(s) or _COLOR.fullmatch(s):
+            continue  # \tag{2}, \label{eq:x}, \color{red}: names and colours, no meaning
+        if size_at is not None and s == ".":  # \left. or \right.: an empty delimiter
+            null_left += text.startswith("\\left", size_at)
+            size_at = None
+            continue
+        if (size_at is not None and null_left and text.startswith("\\right", size_at)
+                and _DELIMS.get(s, s) == "|"):
+            raise fail("an evaluation bar \\left. ... \\right| (a value at a point) is not "
+                       "modelled", size_at, "substitute the point yourself, or state the "
+                       "claim with `given` in a symnorm line")
         if not s.isascii():
             raise fail(f"non-ASCII character {s!r} in LaTeX", off,
                        "write the LaTeX macro instead (\\epsilon, \\le, ...)")
-        if s == "%":
-            raise fail("LaTeX comment '%' inside an equation", off, "remove the comment")
+        if s == "%":  # only after a row break written against it (\\\\%): say what it is
+            raise fail("'%' directly after \\\\ (a comment?)", off,
+                       "put a space between \\\\ and the comment")
+        if s == "\\%":
+            raise fail("percent sign \\% inside an equation", off, "write the number as a "
+                       "fraction (5\\% is \\frac{5}{100})")
         if s in FORBIDDEN or s.rstrip("*") in FORBIDDEN:
             raise fail(f"LaTeX command {s} is not accepted", off,
                        "symnorm reads a fixed math subset; macro definitions, environments "
@@ -175,9 +209,61 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
         toks.append(Tok(s, off, m.end(), ln, col))
     if size_at is not None:
         raise fail("sizing command at the end of the equation without a delimiter", size_at)
+    if envs:
+        raise fail(f"\\begin{{{envs[-1][0]}}} is never closed", envs[-1][1],
+                   f"end it with \\end{{{envs[-1][0]}}}")
+    toks = _unbox(toks, fail)
     if not toks:
         raise fail("empty LaTeX equation", 0)
     return toks
+
+
+def _environment(kind: str, name: str, off: int, envs: list[tuple[str, int]],
+                 fail: Callable[..., SourceError]) -> None:
+    """``\\begin{aligned}`` ... ``\\end{aligned}``: layout only; other environments fail."""
+    if name not in ENVIRONMENTS:
+        raise fail(f"LaTeX environment {{{name}}} is not accepted", off,
+                   "accepted: " + ", ".join(sorted(ENVIRONMENTS)) + " (layout only)")
+    if kind == "begin":
+        envs.append((name, off))
+    elif not envs or envs[-1][0] != name:
+        raise fail(f"\\end{{{name}}} without a matching \\begin{{{name}}}", off)
+    else:
+        envs.pop()
+
+
+def _unbox(toks: list[Tok], fail: Callable[..., SourceError]) -> list[Tok]:
+    """``\\boxed{...}``: around whole relations the box carries no meaning; around a part of
+    an expression it groups what it frames, like parentheses."""
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.text != "\\boxed":
+            out.append(t)
+            i += 1
+            continue
+        if i + 1 >= len(toks) or toks[i + 1].text != "{":
+            raise fail("\\boxed needs a braced argument", t.start)
+        depth, j, rel = 0, i + 1, False
+        while j < len(toks):
+            depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
+            if depth == 1 and (toks[j].text in RELATIONS or toks[j].text in DEFINERS):
+                rel = True
+            if depth == 0:
+                break
+            j += 1
+        if j >= len(toks):
+            raise fail("\\boxed{ is never closed", t.start)
+        inner = _unbox(toks[i + 2:j], fail)
+        if rel:
+            out += inner
+        else:
+            o, c = toks[i + 1], toks[j]
+            out += [Tok("(", o.start, o.end, o.line, o.col), *inner,
+                    Tok(")", c.start, c.end, c.line, c.col)]
+        i = j + 1
+    return out
 
 
 def _text_tokens(s: str, off: int, where: _Locator, fail: Callable[..., SourceError]

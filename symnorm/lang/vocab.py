@@ -20,7 +20,8 @@ from collections.abc import Callable
 from ..errors import SpecError
 from ..spec import NormSpec, layer_norm, rms_norm
 
-__all__ = ["VOCABULARIES", "normalizer_text", "register", "vocabulary_text"]
+__all__ = ["LATEX_MEANINGS", "VOCABULARIES", "latex_conventions", "normalizer_text", "register",
+           "vocabulary_text"]
 
 
 def normalizer_text(spec: NormSpec, y: str) -> str:
@@ -66,6 +67,48 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
         f"let RMS(y) = {normalizer_text(spec, 'y')}",
         "let Jr = jacobian(RMS(x), x)",
     ]
+
+
+#: Conventional LaTeX names of a vocabulary (issue 10): what a paper's or a docstring's
+#: ``\mu``, ``\sigma``, ``\hat x``, ``y`` mean with ``use layernorm``.  The LaTeX reader
+#: defines one of them (as a visible ``let``) only when an equation uses it and the document
+#: does not define the name itself.  ``sigma`` is the standard deviation without eps (so
+#: ``\sqrt{\sigma^2+\epsilon}`` is ``s``); the gain and bias are scalars.
+LATEX_MEANINGS: dict[str, dict[str, str]] = {
+    "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
+                  "y": "gamma*N(x) + beta*ones"},
+    # the vocabulary calls the batch z (its claim-language name); sources call it x
+    "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones"},
+}
+#: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
+LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
+                                            "batchnorm": ("gamma", "beta")}
+#: The name of a vocabulary's output: a formula with no relation is a claim about it.
+LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y"}
+
+
+def latex_conventions(vocabs: list[str]) -> tuple[dict[str, str], tuple[str, ...], str | None]:
+    """(meanings, affine parameters, output) of the vocabularies in force.
+
+    A name two vocabularies give different meanings is left out (the document must define
+    it); with two outputs there is none.
+
+    >>> latex_conventions(["layernorm"])[2]
+    'y'
+    """
+    meanings: dict[str, str] = {}
+    clash: set[str] = set()
+    affine: list[str] = []
+    outputs = {LATEX_OUTPUT[v] for v in vocabs if v in LATEX_OUTPUT}
+    for v in vocabs:
+        for name, text in LATEX_MEANINGS.get(v, {}).items():
+            if meanings.get(name, text) != text:
+                clash.add(name)
+            meanings[name] = text
+        affine += [a for a in LATEX_AFFINE.get(v, ()) if a not in affine]
+    for name in clash:
+        del meanings[name]
+    return meanings, tuple(affine), outputs.pop() if len(outputs) == 1 else None
 
 
 #: name -> (spec factory from options, definitions generator)

@@ -1,0 +1,50 @@
+"""What the LaTeX reader learns from the document: kinds, shapes, vocabulary conventions.
+
+:func:`latex_env` wraps a :class:`~symnorm.lang.context.Scope` in the
+:class:`~symnorm.lang.latex.LatexEnv` the reader takes, so the reader itself never imports
+the scope.  Shapes are asked of the expanded expression; a name the scope does not know
+(yet) makes the shape unknown, and an unknown shape changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import LimitError, SourceError
+from .latex import LatexEnv
+from .parser import parse_expression
+from .syntax import Expr, Name, Pos
+from .vocab import latex_conventions
+
+if TYPE_CHECKING:
+    from .context import Scope
+
+__all__ = ["latex_env"]
+
+_SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix": "matrix"}
+
+
+def latex_env(scope: Scope) -> LatexEnv:
+    """The reader's view of ``scope`` (the vocabularies in force and the declared names)."""
+    texts, affine, output = latex_conventions(list(scope.vocabs))
+    meanings = {n: parse_expression(t, "<vocabulary>") for n, t in texts.items()}
+
+    def kind(name: str) -> str | None:
+        for k, table in (("scalar", scope.scalars), ("vector", scope.vectors),
+                         ("matrix", scope.matrices)):
+            if name in table:
+                return k
+        if name in scope.lets:
+            return "function" if scope.lets[name].stmt.params else "let"
+        return None
+
+    def shape(e: Expr) -> str | None:
+        placeholders = {a: Name(a, Pos(1, 1)) for a in affine if kind(a) is None}
+        try:
+            sh = scope.shape(scope.expand(e, placeholders))
+        except (SourceError, LimitError, RecursionError, TypeError):
+            return None
+        return _SHAPES.get(sh)
+
+    return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
+                    vectors=lambda: tuple(scope.vectors))
