@@ -21,6 +21,10 @@ LN_G = "use layernorm\nvector dl_dy"
 
 
 def verdicts(preamble: str, latex: str) -> list[tuple[str, str]]:
+    # the latex fence is a block of its own: settings of the preamble (use ...(eps=0)) reach
+    # it only when stated document-wide (docs/claims.md, "Blocks and settings")
+    preamble = "\n".join(f"document {ln}" if ln.startswith("use ") and "(" in ln else ln
+                          for ln in preamble.splitlines())
     text = f"```symnorm\n{preamble}\n```\n\n```latex eq\n{latex}\n```\n"
     res = check_text(text, "rw.md", sandbox=False)
     return [(v.status, v.message) for v in res.verdicts]

@@ -91,7 +91,17 @@ def _values(claim: PreparedClaim, rel: Relation, point) -> tuple[list, list] | N
     jac = _jacobian_vars(rel)
     fixed = {n: _exact_value(v) for n, v in point.values.items() if n not in jac}
     eng = Explicit(claim, point.d, fixed=fixed)
-    eng.subs = {}  # the point carries every value; assumptions are checked, not imposed
+    # the point carries every value (assumptions are checked, not imposed); the
+    # differentiation variables' values go in after differentiating, as assumed values do,
+    # so a derivative with sign(g) is accepted where g is nonzero at the point
+    late = {}
+    for name in jac & set(point.values):
+        val = point.values[name]
+        if name in eng.vec_syms:
+            late.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
+        elif name in eng.syms:
+            late[eng.syms[name]] = _exact(val)
+    eng.subs = late
     left, right = eng.value(rel.left), eng.value(rel.right)
     if isinstance(left, sp.MatrixBase) and not isinstance(right, sp.MatrixBase):
         right = sp.zeros(*left.shape) * right
