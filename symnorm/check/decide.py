@@ -576,9 +576,9 @@ def _apply_smt(v: Verdict, claim: PreparedClaim, smt, num: _Numeric, dims) -> bo
         v.status = REFUTED if what == "counterexample" else PROVED
         v.scope = _where(claim, what, v.counterexample) if _has_vectors(claim) else what
         return True
-    if smt.status == "vacuous":
-        v.message = smt.reason
-        return False
+    if smt.status == "vacuous":  # numbers near a point that is not admissible confirm nothing
+        v.status, v.message = UNDECIDED, smt.reason
+        return True
     return False
 
 
