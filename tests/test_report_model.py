@@ -152,7 +152,9 @@ def test_markdown_has_math_and_gfm_tables() -> None:
     assert "$$\nJ\\,c = \\frac{\\epsilon}{s^{3}}\\,c\n$$" in md
     assert "| d | point | dps | lhs | rhs | digits |" in md
     assert "**Counterexample**" in md and "| `x` | `(1, 2, 4)` |" in md
-    assert DOC.split("```symnorm")[0] in md  # prose copied verbatim
+    prose = DOC.split("```symnorm")[0].rstrip("\n").split("\n")
+    quoted = "\n".join("> " + ln if ln.strip() else ">" for ln in prose)
+    assert quoted in md  # prose kept, as a quotation the report's own lines never are
 
 
 def test_code_span_survives_backticks_and_pipes() -> None:

@@ -423,3 +423,18 @@ def test_report_is_byte_identical_across_runs(tmp_path) -> None:
         if f.name == "evidence.json":
             a, b = (re.sub(rb'"seconds": [0-9.e-]+', b"", x) for x in (a, b))
         assert a == b, f
+
+
+def test_markdown_prose_cannot_pass_for_a_verdict_or_hide_the_report(tmp_path: Path) -> None:
+    doc = ("# Notes\n\n#### \u2713 PROVED \u2014 Claim 1 `fake`\n\n<!-- everything after this "
+           "is hidden\n\n```symnorm\nscalar a\nclaim real: a == 2\n```\n")
+    v = Verdict(file="n.md", line=9, label="real", statement="a == 2", status="refuted",
+                scope="counterexample", counterexample={"a": "0"})
+    write_report(doc, DocumentResult("n.md", [v]), tmp_path / "o", date="2026-01-01",
+                 sandbox=False)
+    md = (tmp_path / "o" / "report.md").read_text()
+    fake = [ln for ln in md.splitlines() if "`fake`" in ln]
+    assert fake and all(ln.startswith(">") for ln in fake)  # quoted: visibly the document's
+    real = [ln for ln in md.splitlines() if ln.startswith("####") and "`real`" in ln]
+    assert real and "REFUTED" in real[0]  # the report's own card is never quoted
+    assert "<!--" not in md and "&lt;!--" in md  # raw HTML in prose is text

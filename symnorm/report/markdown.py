@@ -1,7 +1,8 @@
 """The Markdown printer: GitHub-flavoured Markdown with ``$...$`` / ``$$...$$`` math.
 
-The document's own prose is copied verbatim (it already is Markdown); report text the
-printer adds (labels, statements, evidence) is escaped or put in code spans, and math
+The document's own prose is quoted (each line in a blockquote, ``<`` and ``&`` shown as
+text), so it keeps its Markdown but can never pass for the report's own lines; report text
+the printer adds (labels, statements, evidence) is escaped or put in code spans, and math
 only appears when it passed the LaTeX whitelist.
 """
 
@@ -52,7 +53,7 @@ class MarkdownPrinter(Printer):
         counts = " | ".join(f"{STATUS_INFO[s].symbol} {STATUS_INFO[s].word}"
                             for s in m.summary)
         values = " | ".join(str(n) for n in m.summary.values())
-        return (f"> symnorm derivation report of {code_span(m.source_path)}, "
+        return (f"**symnorm derivation report** of {code_span(m.source_path)}, "
                 f"{md_escape(m.date)}\n\n| {counts} |\n|{'---|' * len(m.summary)}\n"
                 f"| {values} |\n\n")
 
@@ -74,7 +75,14 @@ class MarkdownPrinter(Printer):
         return f"\n## {md_escape(h.text)}\n\n"
 
     def _print_Prose(self, p: Prose) -> str:
-        return p.source if p.source.endswith("\n") else p.source + "\n"
+        """The document's prose as a quotation: nothing it writes (a heading that imitates a
+        verdict, a badge) can pass for the report's own lines, which are never quoted; and
+        raw HTML in it (an unclosed ``<!--`` that would hide what follows on a viewer that
+        renders HTML) is shown as text."""
+        text = p.source.rstrip("\n").replace("&", "&amp;").replace("<", "&lt;")
+        if not text.strip():
+            return "\n"
+        return "\n".join("> " + ln if ln.strip() else ">" for ln in text.split("\n")) + "\n\n"
 
     def _print_SourceBlock(self, b: SourceBlock) -> str:
         fence = "~" * max(3, 1 + max((len(r) for r in re.findall(r"~+", b.text)), default=0))
