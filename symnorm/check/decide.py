@@ -464,7 +464,7 @@ def _numeric_dims(claim: PreparedClaim, dims: tuple[int, ...]) -> tuple[int, ...
 # --- the SMT step ---------------------------------------------------------------------------
 
 #: at most this share of a claim's time limit goes to the SMT step
-SMT_SHARE = 0.5
+SMT_SHARE = 0.4
 
 
 def _d_bounds(claim: PreparedClaim) -> tuple[int, int | None]:

@@ -55,7 +55,7 @@ MAX_REALIZED_D = {"jacobian": 48, "matrix": 160, "vector": 8192}
 #: largest d at which a concrete-d claim is encoded coordinate by coordinate
 MAX_COORDINATE_D = 12
 #: time for cvc5 to confirm one proof (it answers in well under a second when it can)
-CVC5_MS = 6000
+CVC5_MS = 4500
 
 
 class OutsideFragment(Exception):
