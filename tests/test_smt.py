@@ -296,3 +296,32 @@ def test_gram_smt_on_true_by_construction_claims(seed):
                 assert bf(env) != 0, (bt, env)
     else:
         assert got_f.status == "unknown", got_f
+
+
+# --- fractional powers: the domain of the claim as written ----------------------------------
+
+@pytest.mark.parametrize("claim,status", [
+    ("a**(1/2)*a**(1/2) != abs(a)", "refuted"),   # equal wherever a**(1/2) is real
+    ("a**(1/4)*a**(3/4) != abs(a)", "refuted"),
+    ("a**(1/2)*a**(1/2) >= 0", "proved"),         # SymPy merges it into a; a >= 0 still holds
+    ("a**(2/4)*a**(2/4) == abs(a)", "proved"),
+    ("(a**(1/2))**2 >= 0", "proved"),
+    ("a**(1/2)*a**(1/2) == -a", "refuted"),
+])
+def test_fractional_powers_keep_their_domain_after_simplification(tmp_path, claim, status):
+    v = _verdicts(tmp_path, f"scalar a\nclaim f: {claim}")["f"]
+    assert v.status == status, (v.status, v.counterexample, v.message)
+    if status == "refuted" and "a" in (v.counterexample or {}):
+        assert Fraction(v.counterexample["a"]) >= 0  # never a point outside the domain
+
+
+def test_no_paste_block_beyond_the_dimensions_let_accepts(tmp_path):
+    v = _verdicts(tmp_path, "vector x\nclaim f: (ones.T*x)**2 <= 100*(x.T*x)")["f"]
+    assert v.status == "refuted" and int(v.counterexample["d"]) > 64
+    assert "paste" not in v.counterexample
+
+
+def test_literal_hypotheses_at_a_fixed_d_use_coordinates(tmp_path):
+    v = _verdicts(tmp_path, "let d = 2\nscalar b\nvector x\n"
+                            "claim f: jacobian(b*x, b) != 0*x  given b == 1, x == [1, 2]")["f"]
+    assert v.status == "proved", (v.status, v.message)

@@ -616,8 +616,8 @@ def paste_lines(claim: PreparedClaim, values: dict, d: int | None) -> list[str] 
             except (ValueError, ZeroDivisionError):
                 return None
         return str(f)
-    if claim.matrices:
-        return None
+    if claim.matrices or (d is not None and d > 64 and _has_vectors(claim)):
+        return None  # `let d = N` takes 2..64: a larger counterexample has no paste form
     given = []
     for name in (*claim.scalars, *claim.vectors):
         if name not in values:

@@ -118,7 +118,40 @@ def _values(claim: PreparedClaim, rel: Relation, point) -> tuple[list, list] | N
     def flat(v) -> list:
         items = list(v) if isinstance(v, sp.MatrixBase) else [v]
         return [sp.sympify(x).subs(subs) if subs else sp.sympify(x) for x in items]
+    if not _defined_as_written(eng, rel, subs):
+        return None
     return flat(left), flat(right)
+
+
+def _defined_as_written(eng, rel: Relation, subs: dict) -> bool:
+    """Whether every sqrt/log argument, denominator and base of a fractional power in the
+    relation AS WRITTEN is in its domain at the point (SymPy merges a**(1/2)*a**(1/2) into a
+    and would hide a negative base)."""
+    from ..lang.syntax import BinOp, Call, nodes
+    from .smt import constant_exponent
+    checks = []
+    for n in nodes(rel):
+        if isinstance(n, Call) and n.func in ("sqrt", "log"):
+            checks.append((n.args[0], ">=" if n.func == "sqrt" else ">"))
+        elif isinstance(n, BinOp) and n.op == "/":
+            checks.append((n.right, "!="))
+        elif isinstance(n, BinOp) and n.op == "**":
+            k = constant_exponent(eng, n.right)
+            if k is not None and k.q != 1:
+                checks.append((n.left, ">="))
+            if k is not None and k < 0:
+                checks.append((n.left, "!="))
+    for e, op in checks:
+        v = eng.value(e)
+        if not isinstance(v, sp.Expr):
+            continue
+        v = v.subs(subs) if subs else v
+        sg = sign_of(v)
+        if sg is None:
+            return False
+        if not {">=": sg >= 0, ">": sg > 0, "!=": sg != 0}[op]:
+            return False
+    return True
 
 
 def truth_at(claim: PreparedClaim, rel: Relation, point) -> bool | None:

@@ -417,16 +417,28 @@ def _domain(enc: Encoder, eng: Any, rel: Relation) -> list:
             b = scalar(n.right)
             if b is not None:
                 out.append(enc.expr(b) != 0)
-        elif isinstance(n, BinOp) and n.op == "**" and isinstance(n.right, Num):
-            k = n.right.value
+        elif isinstance(n, BinOp) and n.op == "**":
+            k = constant_exponent(eng, n.right)
             a = scalar(n.left)
-            if a is None:
+            if a is None or k is None:
                 continue
-            if k.denominator != 1:
-                out.append(enc.expr(a) >= 0)
+            if k.q != 1:  # a**(1/2), a**(2/4): defined for a >= 0 only, even once SymPy
+                out.append(enc.expr(a) >= 0)  # has merged a**(1/2)*a**(1/2) into a
             if k < 0:  # 0**0 is 1 in every engine (docs/claims.md)
                 out.append(enc.expr(a) != 0)
     return out
+
+
+def constant_exponent(eng: Any, e) -> sp.Rational | None:
+    """The value of an exponent written without names (``2``, ``1/2``, ``(2/4)``)."""
+    from ..lang.context import _names
+    if _names(e):
+        return None
+    try:
+        v = eng.value(e)
+    except (Unsupported, TypeError, ValueError, ZeroDivisionError):
+        return None
+    return v if isinstance(v, sp.Rational) else None
 
 
 def _constraint(enc: Encoder, eng: Any, rel: Relation, front: str) -> Any:
@@ -445,12 +457,24 @@ def build_formula(api: Any, claim: PreparedClaim, rel: Relation, d: int | None,
     """The claim's negation (or for ``!=``, its witness condition) with all facts.
 
     ``d=None``: the Gram front-end with d a solver variable; ``d=k``: d fixed to k (the Gram
-    front-end when it applies, else coordinates).
+    front-end when it applies, else coordinates: vector literals, free matrices).
     """
+    try:
+        return _build_formula(api, claim, rel, d, inline)
+    except Unsupported:
+        if d is None:
+            raise
+        return _build_formula(api, claim, rel, d, inline, coordinates=True)
+
+
+def _build_formula(api: Any, claim: PreparedClaim, rel: Relation, d: int | None,
+                   inline: bool = False, coordinates: bool = False) -> Formula:
     enc = Encoder(api, abs_as_root=inline)  # the second solver's own encoding
     facts: list = []
     primary: list[tuple[str, Any]] = []
     try:
+        if coordinates:
+            raise Unsupported("coordinates requested")
         eng: Any = AnyD(claim)
         front = "gram"
     except Unsupported:
