@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from symnorm.check.decide import _Numeric, _numeric_dims, DEFAULT_DS
+from symnorm.check.decide import DEFAULT_DS, _Numeric, _numeric_dims
 from symnorm.engines.smt import decide_smt
 from symnorm.lang.document import parse_text
 

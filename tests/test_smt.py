@@ -173,7 +173,7 @@ def test_smt_agrees_with_independent_evaluation(seed):
     assert not doc.errors, doc.errors
     c = doc.scope.claims[0]
     out = smt.decide_smt(c, c.relation, budget=8)
-    holds = lambda env: _OPS[op](lf(env), rf(env))  # noqa: E731
+    holds = lambda env: _OPS[op](lf(env), rf(env))
     if out.status == "counterexample":
         env = {n: Fraction(out.point.values[n]) if n in out.point.values else Fraction(0)
                for n in names}
@@ -247,7 +247,7 @@ def test_gram_smt_agrees_with_coordinates(seed):
     assert not doc.errors, doc.errors
     c = doc.scope.claims[0]
     out = smt.decide_smt(c, c.relation, budget=8)
-    holds = lambda e: _OPS[op](lf(e), rf(e))  # noqa: E731
+    holds = lambda e: _OPS[op](lf(e), rf(e))
     if out.status == "counterexample":
         env = {n: [Fraction(t) for t in out.point.values[n]] if n in out.point.values
                else [Fraction(0)] * out.point.d for n in ("x", "u")}
@@ -272,7 +272,7 @@ def test_gram_smt_on_true_by_construction_claims(seed):
     """A + B**2 >= A holds for every A and B; A + B**2 > A fails where B = 0; the SMT step
     must prove the first and refute the second with a point where B = 0."""
     rng = random.Random(5000 + seed)
-    at, af = _rand_gram_poly(rng)
+    at, _ = _rand_gram_poly(rng)
     bt, bf = _rand_gram_poly(rng)
     doc = parse_text(f"```symnorm\nvector x, u\nclaim t: {at} + ({bt})**2 >= {at}\n"
                      f"claim f: {at} + ({bt})**2 > {at}\n```\n")

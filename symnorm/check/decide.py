@@ -230,9 +230,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
             if not differ:  # numbers found nothing: decide the reduced claim exactly
                 smt = _smt_step(claim, claim.relation, budget)
                 if _apply_smt(v, claim, smt, num, dims):
-                    v.evidence = num.evidence
-                    v.seconds = round(time.monotonic() - t0, 3)
-                    return v
+                    return _finished(v, num, t0)
                 if smt is not None and smt.reason:
                     reason = "; ".join(x for x in (reason, "SMT: " + smt.reason) if x)
             if differ:
@@ -276,9 +274,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
     else:
         smt = _smt_step(claim, claim.relation, budget)
         if _apply_smt(v, claim, smt, num, dims):
-            v.evidence = num.evidence
-            v.seconds = round(time.monotonic() - t0, 3)
-            return v
+            return _finished(v, num, t0)
         if smt is not None and smt.reason:
             v.notes.append("SMT: " + smt.reason)
         dims = _all_admissible(claim) or dims
@@ -529,11 +525,13 @@ def _smt_point(claim: PreparedClaim, rel: Relation, point) -> dict:
     if not _has_vectors(claim):
         where.pop("d")
     try:
-        left, right = _values(claim, rel, point)
-        show = lambda xs: str(xs[0]) if len(xs) == 1 else [str(x) for x in xs]  # noqa: E731
-        where.update(lhs=show(left), rhs=show(right))
+        sides = _values(claim, rel, point)
     except Exception:  # noqa: BLE001 - the point was verified; showing sides is a courtesy
-        pass
+        sides = None
+    if sides is not None:
+        def show(xs: list):
+            return str(xs[0]) if len(xs) == 1 else [str(x) for x in xs]
+        where.update(lhs=show(sides[0]), rhs=show(sides[1]))
     where["verified"] = "exact evaluation of the claim at this point"
     return where
 
@@ -544,8 +542,8 @@ def _apply_smt(v: Verdict, claim: PreparedClaim, smt, num: _Numeric, dims) -> bo
         return False
     rel = claim.relation
     if smt.status in ("proved", "identical"):
-        # the numbers must not contradict a proof (nor be unable to evaluate it anywhere)
-        agree, differ, unclear = num.run(replace(rel, op="==") if rel.op == "!=" else rel,
+        # the numbers must not contradict a proof (vacuity was ruled out by the solver)
+        _, differ, _ = num.run(replace(rel, op="==") if rel.op == "!=" else rel,
                                          _numeric_dims(claim, dims)[:4], per_d=1)
         if differ and smt.status == "proved":
             raise InternalError(
@@ -654,3 +652,9 @@ def _with_paste(claim: PreparedClaim, cx: dict | None) -> dict | None:
     d = int(cx["d"]) if "d" in cx else claim.d_value
     paste = paste_lines(claim, cx, d)
     return dict(cx, paste=paste) if paste else cx
+
+
+def _finished(v: Verdict, num: _Numeric, t0: float) -> Verdict:
+    v.evidence = num.evidence
+    v.seconds = round(time.monotonic() - t0, 3)
+    return v

@@ -40,10 +40,11 @@ def sign_of(e: sp.Expr) -> int | None:
     if e.is_Rational:
         return int(bool(e > 0)) - int(bool(e < 0))
     try:
-        if is_zero(e) or _algebraic_zero(e):
-            return 0
+        zero = is_zero(e) or _algebraic_zero(e)
     except Exception:  # noqa: BLE001 - e.g. NotAlgebraic: the sign test below decides
-        pass
+        zero = False
+    if zero:
+        return 0
     got = arb_sign(e)
     if got is not None or not e.has(sp.CRootOf):
         return got
@@ -85,35 +86,35 @@ def arb_sign(e: sp.Expr, max_bits: int = 1 << 15) -> int | None:
         flint.ctx.prec = old
 
 
+def point_values(eng, names: set[str], point) -> dict:
+    """The point's values of ``names`` keyed by the explicit engine's symbols (vector
+    components included): what goes in after differentiating."""
+    from .numclaim import _exact
+    out = {}
+    for name in names & set(point.values):
+        val = point.values[name]
+        if name in eng.vec_syms:
+            out.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
+        elif name in eng.syms:
+            out[eng.syms[name]] = _exact(val)
+    return out
+
+
 def _values(claim: PreparedClaim, rel: Relation, point) -> tuple[list, list] | None:
     from .explicit import Explicit, _jacobian_vars
-    from .numclaim import _exact, _exact_value
+    from .numclaim import _exact_value
     jac = _jacobian_vars(rel)
     fixed = {n: _exact_value(v) for n, v in point.values.items() if n not in jac}
     eng = Explicit(claim, point.d, fixed=fixed)
     # the point carries every value (assumptions are checked, not imposed); the
     # differentiation variables' values go in after differentiating, as assumed values do,
     # so a derivative with sign(g) is accepted where g is nonzero at the point
-    late = {}
-    for name in jac & set(point.values):
-        val = point.values[name]
-        if name in eng.vec_syms:
-            late.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
-        elif name in eng.syms:
-            late[eng.syms[name]] = _exact(val)
-    eng.subs = late
+    subs = eng.subs = point_values(eng, jac, point)
     left, right = eng.value(rel.left), eng.value(rel.right)
     if isinstance(left, sp.MatrixBase) and not isinstance(right, sp.MatrixBase):
         right = sp.zeros(*left.shape) * right
     if isinstance(right, sp.MatrixBase) and not isinstance(left, sp.MatrixBase):
         left = sp.zeros(*right.shape) * left
-    subs = {}
-    for name in jac & set(point.values):
-        val = point.values[name]
-        if name in eng.vec_syms:
-            subs.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
-        elif name in eng.syms:
-            subs[eng.syms[name]] = _exact(val)
 
     def flat(v) -> list:
         items = list(v) if isinstance(v, sp.MatrixBase) else [v]

@@ -364,13 +364,8 @@ def exact_gap(claim: PreparedClaim, rel: Relation, point: Point) -> str:
         fixed = {n: _exact_value(v) for n, v in point.values.items() if n not in jac}
         eng = Explicit(claim, point.d, fixed=fixed)
         gap = eng.value(rel.left) - eng.value(rel.right)
-        subs = {}
-        for name in jac & set(point.values):
-            val = point.values[name]
-            if name in eng.vec_syms:
-                subs.update({s: _exact(x) for s, x in zip(eng.vec_syms[name], val)})
-            elif name in eng.syms:
-                subs[eng.syms[name]] = _exact(val)
+        from .exacteval import point_values
+        subs = point_values(eng, jac, point)
         if subs:
             gap = gap.subs(subs)
         entries = list(gap) if isinstance(gap, sp.MatrixBase) else [gap]

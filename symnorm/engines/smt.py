@@ -401,7 +401,7 @@ def _domain(enc: Encoder, eng: Any, rel: Relation) -> list:
     """Where the relation as WRITTEN is defined: SymPy simplifies ``sqrt(a)*sqrt(a)`` to
     ``a`` and ``b/b`` to 1, which would lose ``a >= 0`` and ``b != 0``; so the conditions
     come from the syntax tree, each argument evaluated by the engine."""
-    from ..lang.syntax import BinOp, Call, Num, nodes
+    from ..lang.syntax import BinOp, Call, nodes
     out = []
 
     def scalar(e):
@@ -861,7 +861,6 @@ def _counterexample(claim: PreparedClaim, rel: Relation, f: Formula, model: Any,
     """A model made exact and re-verified; a model that is spurious only because of an
     abstraction (``exp(u)`` as a variable) is excluded by true monotonicity facts at the
     model's argument (``u <= u0 -> exp(u) <= exp(u0)``...) and the formula solved again."""
-    import z3
     for _ in range(MAX_REFINE):
         out = _counterexample_once(claim, rel, f, model, d, truth_at, deadline)
         if out.status != "spurious":
