@@ -9,8 +9,8 @@ reading and each refusal's message.
 from __future__ import annotations
 
 import pytest
-
 from real_world_corpus import CORPUS
+
 from symnorm.check.run import check_text
 from symnorm.errors import SourceError
 from symnorm.lang.latex import LatexEnv, parse_latex_equation
@@ -85,35 +85,35 @@ FALSE_VARIANTS = [
     ("dmu.i.exponent", LN, r"\frac{\partial \mu}{\partial x_i} = \frac{1}{d^2}"),
     ("dvar.factor", LN, r"\frac{\partial \sigma^2}{\partial x_i} = \frac{1}{d}(x_i - \mu)"),
     ("dxhat.factor", LN,
-     r"\frac{\partial \hat x}{\partial x} = \frac{1}{\sqrt{\sigma^2+\epsilon}}\left(I - "
-     r"\frac{1}{d}\mathbf{1}\mathbf{1}^\top - \hat x\hat x^\top\right)"),
+     (r"\frac{\partial \hat x}{\partial x} = \frac{1}{\sqrt{\sigma^2+\epsilon}}\left(I - "
+     r"\frac{1}{d}\mathbf{1}\mathbf{1}^\top - \hat x\hat x^\top\right)")),
     ("dy.dgamma", LN, r"\frac{\partial y_i}{\partial \gamma} = x_i"),
     ("dl.dgamma", LN_G,
-     r"\frac{\partial \ell}{\partial \gamma} = \sum_{i=1}^{d}\frac{\partial \ell}{\partial y_i}"
-     r"x_i"),
+     (r"\frac{\partial \ell}{\partial \gamma} = \sum_{i=1}^{d}\frac{\partial \ell}{\partial y_i}"
+     r"x_i")),
     ("dl.dbeta", LN_G,
-     r"\boxed{\frac{\partial \ell}{\partial \beta} = \sum_{i=1}^{d}\frac{\partial \ell}"
-     r"{\partial y_i}\hat x_i}"),
+     (r"\boxed{\frac{\partial \ell}{\partial \beta} = \sum_{i=1}^{d}\frac{\partial \ell}"
+     r"{\partial y_i}\hat x_i}")),
     ("dl.dx.sign", LN_G,
-     r"\frac{\partial \ell}{\partial x_i} = \frac{\gamma}{d\sqrt{\sigma^2+\epsilon}}\left("
+     (r"\frac{\partial \ell}{\partial x_i} = \frac{\gamma}{d\sqrt{\sigma^2+\epsilon}}\left("
      r"d\frac{\partial \ell}{\partial y_i} + \sum_{j=1}^{d}\frac{\partial \ell}{\partial y_j}"
-     r" - \hat x_i\sum_{j=1}^{d}\frac{\partial \ell}{\partial y_j}\hat x_j\right)"),
+     r" - \hat x_i\sum_{j=1}^{d}\frac{\partial \ell}{\partial y_j}\hat x_j\right)")),
     ("dl.dx.exponent", LN_G,
-     r"\frac{\partial \ell}{\partial x} = \frac{\gamma}{(\sigma^2+\epsilon)^{3/2}}\left("
+     (r"\frac{\partial \ell}{\partial x} = \frac{\gamma}{(\sigma^2+\epsilon)^{3/2}}\left("
      r"\frac{\partial \ell}{\partial y} - \frac{1}{d}\mathbf 1\mathbf 1^\top\frac{\partial "
-     r"\ell}{\partial y} - \frac{1}{d}\hat x\hat x^\top\frac{\partial \ell}{\partial y}\right)"),
+     r"\ell}{\partial y} - \frac{1}{d}\hat x\hat x^\top\frac{\partial \ell}{\partial y}\right)")),
     ("chain.last", LN_G,
-     r"\frac{\partial \ell}{\partial \gamma} = \sum_{i}\frac{\partial \ell}{\partial y_i}"
-     r"\frac{\partial y_i}{\partial \gamma} = \sum_i \frac{\partial \ell}{\partial y_i}x_i"),
+     (r"\frac{\partial \ell}{\partial \gamma} = \sum_{i}\frac{\partial \ell}{\partial y_i}"
+     r"\frac{\partial y_i}{\partial \gamma} = \sum_i \frac{\partial \ell}{\partial y_i}x_i")),
     ("align.chain", LN,
-     "\\begin{align*}\n\\|\\hat x\\|^2 &= \\sum_{i=1}^d \\hat x_i^2 \\\\\n&= "
-     "\\frac{d\\,\\sigma^2}{\\sigma^2-\\epsilon}\n\\end{align*}"),
+     ("\\begin{align*}\n\\|\\hat x\\|^2 &= \\sum_{i=1}^d \\hat x_i^2 \\\\\n&= "
+     "\\frac{d\\,\\sigma^2}{\\sigma^2-\\epsilon}\n\\end{align*}")),
     ("eqnarray.denominator", LN,
      r"\begin{eqnarray} \mu &=& \frac{1}{d-1}\sum_i x_i \nonumber \end{eqnarray}"),
     ("tf.sign", "use layernorm(eps=0)", r"\frac{\gamma(x+\mu)}{\sigma}+\beta"),
     ("over", LN, r"\mu = {\sum_i x_i \over d - 1}"),
     # the backward pass with the factor 2 of d sigma^2/d x_i lost in the last line
-    ("ioffe.factor", LN_G, dict((c[0], c[3]) for c in CORPUS)["ioffe.backward"].replace(
+    ("ioffe.factor", LN_G, {c[0]: c[3] for c in CORPUS}["ioffe.backward"].replace(
         r"\frac{2(x_i-\mu)}{d} + \frac", r"\frac{(x_i-\mu)}{d} + \frac")),
 ]
 
@@ -129,7 +129,7 @@ def test_false_variant_is_refuted(key, preamble, latex) -> None:
 
 def test_chain_checks_each_link() -> None:
     """A chain a = b = c is two claims: a true first link stays proved beside a false one."""
-    got = verdicts(LN_G, dict((k, t) for k, _, t in FALSE_VARIANTS)["chain.last"])
+    got = verdicts(LN_G, {k: t for k, _, t in FALSE_VARIANTS}["chain.last"])
     claims = [s for s, _ in got if s != "defined"]
     assert claims == ["proved", "refuted"], got
 
@@ -144,7 +144,7 @@ def env(**kw) -> LatexEnv:
     def kind(n: str) -> str | None:
         return {"x": "vector", "dl_dy": "vector", "eps": "scalar", "y": "let",
                 "N": "function"}.get(n)
-    base = dict(kind=kind, shape=lambda e: SHAPES.get(str(e)), vectors=lambda: ("x", "dl_dy"))
+    base = {"kind": kind, "shape": lambda e: SHAPES.get(str(e)), "vectors": lambda: ("x", "dl_dy")}
     base.update(kw)
     return LatexEnv(**base)
 

@@ -14,12 +14,12 @@ a :class:`~symnorm.errors.SourceError` naming the offending macro and its file p
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from symnorm.errors import SourceError
-from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum, Partial, has_index, lower
+from symnorm.lang.latex_index import Indexed, IndexSum, Partial, has_index, lower
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
 from symnorm.lang.syntax import (
