@@ -325,3 +325,30 @@ def test_literal_hypotheses_at_a_fixed_d_use_coordinates(tmp_path):
     v = _verdicts(tmp_path, "let d = 2\nscalar b\nvector x\n"
                             "claim f: jacobian(b*x, b) != 0*x  given b == 1, x == [1, 2]")["f"]
     assert v.status == "proved", (v.status, v.message)
+
+
+# --- red-team round 4: thin sets of transcendental claims, huge d, literals, failed lines --
+
+def test_strict_transcendental_inequality_is_never_confirmed_by_numbers(tmp_path):
+    # false only at a = sqrt(2), where both sides are equal: no sample can hit it
+    v = _verdicts(tmp_path, "scalar a\nclaim f: exp(a - sqrt(2)) > a - sqrt(2) + 1")["f"]
+    assert v.status == "undecided", (v.status, v.scope)
+
+
+@pytest.mark.parametrize("claim", ["exp(-d) > 10**(-500)", "exp(-d) >= exp(-1000)"])
+def test_claims_failing_only_at_huge_d_are_refuted_there(tmp_path, claim):
+    v = _verdicts(tmp_path, f"claim f: {claim}")["f"]
+    assert v.status == "refuted", (v.status, v.message)
+    assert int(v.counterexample["d"]) > 1000
+
+
+def test_paste_block_of_a_literal_claim_fixes_d(tmp_path):
+    v = _verdicts(tmp_path, "let d = 2\nclaim f: norm([1, 1]) == 2")["f"]
+    assert v.status == "refuted"
+    again = _verdicts(tmp_path, "\n".join(v.counterexample["paste"]))
+    assert again["f.counterexample"].status == "proved"
+
+
+def test_claims_after_a_refused_assumption_are_not_checked(tmp_path):
+    got = _verdicts(tmp_path, "scalar a\nassume a > 0\nassume a < 0\nclaim f: a == 2")
+    assert got["f"].status == "error" and "line 4" in got["f"].message

@@ -256,8 +256,10 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 elif done:
                     v.status, v.engine = PROVED_FOR, "explicit"
                     v.scope = f"d = {_ranges(done)}"
+                elif agree >= 2 and not unclear and _fails_at_large_d(v, claim, eq):
+                    pass  # refuted at a huge d, or the message says where the claim fails
                 elif agree >= 2 and not unclear and not num.incomplete and not num.cut \
-                        and num.dims_covered(claim) and not _fails_at_large_d(v, claim, eq):
+                        and num.dims_covered(claim):
                     v.status, v.engine = CONFIRMED, "numeric"
                     v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
                 else:
@@ -310,8 +312,16 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 v.status, v.engine = REFUTED, "numeric"
                 v.counterexample = _with_paste(claim, num.counterexample)
                 v.scope = _where(claim, "counterexample", num.counterexample)
+            elif agree and not unclear and _fails_at_large_d(v, claim, claim.relation):
+                pass  # refuted at a huge d, or the message says where the claim fails
+            elif claim.relation.op in ("<", ">") and agree and not unclear:
+                # a strict inequality can fail at a single point (its equality case) that no
+                # sampling finds: exp(a - sqrt(2)) > a - sqrt(2) + 1 fails only at sqrt(2)
+                v.message = ("the sampled points agree, but a strict inequality can fail at "
+                             "single points that sampling cannot find; numbers alone do not "
+                             "confirm it")
             elif agree >= 3 and not unclear and not num.incomplete and not num.cut and \
-                    num.dims_covered(claim) and not _fails_at_large_d(v, claim, claim.relation):
+                    num.dims_covered(claim):
                 v.status, v.engine = CONFIRMED, "numeric"
                 v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
             else:
@@ -593,6 +603,14 @@ def _fails_at_large_d(v: Verdict, claim: PreparedClaim, rel: Relation) -> bool:
         return False
     if got is None:
         return False
+    from ..engines import smt
+    d = int(got["d"])
+    exact = smt.decide_smt(claim, rel, budget=5.0, d_bounds=(d, d))
+    if exact.status == "counterexample":  # rebuilt and re-verified at that d
+        v.status, v.engine = REFUTED, "smt (z3) + exact re-verification"
+        v.counterexample = _smt_point(claim, rel, exact.point)
+        v.scope = _where(claim, "counterexample", v.counterexample)
+        return True
     v.message = (f"the sampled points agree, but the reduced claim fails at d = {got['d']} "
                  f"(difference {got['difference']}), beyond the dimensions where vectors "
                  "were built: not confirmed")
@@ -632,8 +650,8 @@ def paste_lines(claim: PreparedClaim, values: dict, d: int | None) -> list[str] 
                 return None
             given.append(f"{name} == {text}")
     lines = []
-    if d is not None and _has_vectors(claim):
-        lines.append(f"let d = {d}")
+    if d is not None and (_has_vectors(claim) or claim.d_value):
+        lines.append(f"let d = {d}")  # also what a vector literal's length needs
     if claim.scalars:
         lines.append("scalar " + ", ".join(claim.scalars))
     if claim.vectors:

@@ -40,14 +40,6 @@ def _terms(eng: AnyD, rel: Relation) -> list[sp.Expr]:
     return [diff]
 
 
-def _holds(op: str, gap: mpmath.mpf, tol: mpmath.mpf) -> bool | None:
-    """``left op right`` from ``gap = left - right``; None when too close to call."""
-    if abs(gap) <= tol:
-        return None if op not in ("==",) else True
-    return {"==": False, "!=": True, "<": gap < 0, "<=": gap < 0, ">": gap > 0,
-            ">=": gap > 0}[op]
-
-
 def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int, points: int = 6,
                        dps: int = 60) -> dict | None:
     """A point at a huge d where the reduced claim clearly fails, or None.
@@ -114,45 +106,41 @@ def _rand(rng: random.Random) -> sp.Rational:
     return sp.Rational(rng.randint(-40, 40), rng.choice([1, 2, 3, 5, 7]))
 
 
-def _num(e: sp.Expr, vals: dict, dps: int):
-    with mpmath.workdps(dps):
-        v = sp.N(e.subs(vals), dps)
-    if not v.is_real or v.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+def _sign(e: sp.Expr, vals: dict) -> int | None:
+    """The exact sign of ``e`` at rational ``vals`` (arb balls): -1, 0, 1, or None."""
+    from .exacteval import sign_of
+    try:
+        return sign_of(sp.sympify(e).subs(vals))
+    except (TypeError, ValueError, ZeroDivisionError):
         return None
-    return mpmath.mpf(sp.Float(v, dps)._mpf_) if v.is_Number else None
 
 
 def _evaluate(goal, conds, vals, op, dps) -> str | None:
-    """The difference as text when the claim clearly fails at ``vals``; else None."""
-    try:
-        for cop, terms in conds:
-            for prec in (dps,):
-                gaps = [_num(t, vals, prec) for t in terms]
-                if any(g is None for g in gaps):
-                    return None
-                with mpmath.workdps(prec):
-                    tol = mpmath.mpf(10) ** (-(prec // 2))
-                    ok = all(_holds(cop, g, tol * (1 + abs(g))) is True for g in gaps) \
-                        if cop == "==" else _holds(cop, gaps[0], tol) is True
-                if not ok:
-                    return None
-        gaps = [[_num(t, vals, p) for t in goal] for p in (dps, dps + 30)]
-    except (TypeError, ValueError, ZeroDivisionError):
-        return None
-    if any(g is None for gs in gaps for g in gs):
-        return None
-    with mpmath.workdps(dps):
-        tol = mpmath.mpf(10) ** (-(dps // 2))
-        for g1, g2 in zip(*gaps):
-            stable = abs(g1 - g2) <= tol * (1 + abs(g1))
-            if not stable:
-                return None
-        if op in ("==", "!="):
-            worst = max(gaps[0], key=abs)
-            if abs(worst) > tol * 1e6:
-                return mpmath.nstr(worst, 8)
+    """The difference as text when the claim fails at ``vals`` (signs decided exactly by
+    ball arithmetic, however small the difference: exp(-10**6) against 10**-500); else
+    None. Every assumption and hypothesis must hold there, also exactly."""
+    for cop, terms in conds:
+        signs = [_sign(t, vals) for t in terms]
+        if any(g is None for g in signs):
             return None
-        g = gaps[0][0]
-        if _holds(op, g, tol * 1e6) is False:
-            return mpmath.nstr(g, 8)
-    return None
+        ok = all(g == 0 for g in signs) if cop == "==" else \
+            any(g != 0 for g in signs) if cop == "!=" else \
+            {"<": signs[0] < 0, "<=": signs[0] <= 0, ">": signs[0] > 0,
+             ">=": signs[0] >= 0}[cop]
+        if not ok:
+            return None
+    signs = [_sign(t, vals) for t in goal]
+    if any(g is None for g in signs):
+        return None
+    if op == "==":
+        failed = any(g != 0 for g in signs)
+    elif op == "!=":
+        return None  # an existential claim: a point where it holds is not a failure
+    else:
+        g = signs[0]
+        failed = not {"<": g < 0, "<=": g <= 0, ">": g > 0, ">=": g >= 0}[op]
+    if not failed:
+        return None
+    worst = next(t for t, g in zip(goal, signs) if g != 0 or op != "==")
+    with mpmath.workdps(dps):
+        return str(sp.N(sp.sympify(worst).subs(vals), 8))

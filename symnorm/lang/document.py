@@ -114,10 +114,20 @@ def parse_text(source: str, path: str = "<text>") -> Document:
                 lab = label if n == 1 else f"{label}-{n}"
                 _latex(doc, text, lab, block.line + i, 1)
             continue
+        failed_at: int | None = None  # the first statement of this block that failed
         for i, raw in enumerate(lines):
             lineno = block.line + i
             stripped = raw.strip()
             if not stripped or stripped.startswith("#"):
+                continue
+            is_claim = stripped.split(None, 1)[0] in ("claim", "latex")
+            if failed_at is not None and is_claim:
+                # an assumption or definition above it was refused: the claim would be
+                # checked under other settings than the block states
+                doc.errors.append(SourceError(
+                    f"not checked: line {failed_at} of this block has an error, so the "
+                    "settings in force here are not what the block states", path, lineno, 1,
+                    "fix that line first"))
                 continue
             if stripped.startswith(("latex ", "latex\t")):
                 _latex_statement(doc, raw, lineno)
@@ -132,8 +142,10 @@ def parse_text(source: str, path: str = "<text>") -> Document:
                 scope.add(parse_statement(raw, path, lineno), document=document)
             except (SourceError, LimitError) as exc:
                 doc.errors.append(_as_source_error(exc, path, lineno))
+                failed_at = failed_at if failed_at is not None or is_claim else lineno
             except RecursionError:
                 doc.errors.append(SourceError("statement nested too deeply", path, lineno, 1))
+                failed_at = failed_at if failed_at is not None or is_claim else lineno
     scope.end_block()
     return doc
 
