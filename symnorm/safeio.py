@@ -89,6 +89,13 @@ class OutputDir:
         self.path = Path(path)
         if _is_link(self.path):
             _refuse_link(self.path)
+        if not self.path.is_absolute():
+            # a relative -o path is resolved inside the working tree, where a downloaded
+            # repository may have planted a link (`out -> ~/.ssh` for `-o out/report`): no
+            # folder on the way may be a link. An absolute path is the user's own spelling.
+            for parent in list(self.path.parents)[:-1]:
+                if _is_link(parent):
+                    _refuse_link(parent)
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
@@ -132,7 +139,7 @@ class OutputDir:
         return target
 
     def write_text(self, name: str, text: str) -> Path:
-        return self.write(name, text.encode("utf-8"))
+        return self.write(name, text.encode("utf-8", "backslashreplace"))  # lone surrogates: text
 
 
 def _temporary(folder: Path, name: str) -> tuple[int, str]:

@@ -38,7 +38,7 @@ def is_label(text: str) -> bool:
 
 def _shown(ch: str, newlines: bool) -> str:
     o = ord(ch)
-    if ch == "\n" and newlines or ch == "\t":
+    if ch == "\n" and newlines:
         return ch
     if o < 0x20 or o == 0x7F or 0x80 <= o < 0xA0:
         return f"\\x{o:02x}"
@@ -47,7 +47,7 @@ def _shown(ch: str, newlines: bool) -> str:
     return ch
 
 
-_UNSAFE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e"
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e"
                      r"\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f"
                      r"\ud800-\udfff]|[^\x00-\u024f]")
 
@@ -75,6 +75,8 @@ def shell_quote(arg: str) -> str:
         o = ord(ch)
         if ch in "\\'":
             out.append("\\" + ch)
+        elif 0xDC80 <= o <= 0xDCFF:  # a byte of a file name that is not UTF-8: the byte
+            out.append(f"\\x{o - 0xDC00:02x}")
         elif visible(ch, newlines=False) != ch:
             out.append(f"\\x{o:02x}" if o < 0x80 else
                        f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}")

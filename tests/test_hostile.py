@@ -201,7 +201,7 @@ VISIBLE = [("\x1b[32mproved", "\\x1b[32mproved"), ("\x1b]0;title\x07", "\\x1b]0;
            ("ab\u202edc", "ab<U+202E>dc"), ("\u2066x\u2069", "<U+2066>x<U+2069>"),
            ("a\u200fb", "a<U+200F>b"), ("a\u2028b", "a<U+2028>b"), ("a\x00b", "a\\x00b"),
            ("a\x7fb", "a\\x7fb"), ("\ufeffx", "<U+FEFF>x"), ("plain é ∂ ✓", "plain é ∂ ✓"),
-           ("two\nlines\tok", "two\nlines\tok")]
+           ("two\nlines\tok", "two\nlines\\x09ok")]  # a tab too (docs/security.md)
 
 
 @pytest.mark.parametrize("raw,shown", VISIBLE, ids=range(len(VISIBLE)))

@@ -67,13 +67,13 @@ def safe_math(latex: str) -> str | None:
         return None
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
         return None
-    depth = 0
+    depth = groups = 0  # braces and \left..\right pairs: TeX allows 255 levels in all
     i = 0
     while i < len(text):
         ch = text[i]
         if ch == "{":
             depth += 1
-            if depth > _MAX_DEPTH:
+            if depth + groups > _MAX_DEPTH:
                 return None
         elif ch == "}":
             depth -= 1
@@ -90,6 +90,10 @@ def safe_math(latex: str) -> str | None:
                 j += 1
             elif word not in ALLOWED_WORDS:
                 return None
+            elif word in ("left", "right"):
+                groups += 1 if word == "left" else -1
+                if groups < 0 or depth + groups > _MAX_DEPTH:
+                    return None
             elif word in ("begin", "end"):
                 m = _ENV_ARG.match(text, j)
                 if not m or m.group(1) not in ALLOWED_ENVS:
@@ -97,7 +101,7 @@ def safe_math(latex: str) -> str | None:
             i = j
             continue
         i += 1
-    if depth != 0:
+    if depth != 0 or groups != 0:
         return None
     from .texcheck import well_formed  # structure: the emitted TeX must also compile
     return text if well_formed(text) else None
