@@ -598,7 +598,7 @@ def _fails_at_large_d(v: Verdict, claim: PreparedClaim, rel: Relation) -> bool:
         return False
     seed = zlib.crc32(f"{claim.label}\n{claim.statement}".encode())
     try:
-        got = large_d_difference(claim, rel, seed)
+        got = large_d_difference(claim, rel, seed, lambda d: _admissible(claim, d))
     except (TypeError, ValueError, ZeroDivisionError, RecursionError):
         return False
     if got is None:

@@ -220,10 +220,27 @@ class AnyD:
         a = self.raw(e.args[0])
         if e.func == "trace":
             assert isinstance(a, Mat)
-            return a.alpha * self.d + sum((c * self.G(q, p) for (p, q), c in a.terms.items()),
-                                          sp.Integer(0))
+            return self.trace(a)
         self.radicands.append((e.func, a))
         return real_function(e.func, a)
+
+    def trace(self, m: Mat) -> sp.Expr:
+        """``trace(alpha I + sum m_pq b_p b_q^T) = alpha d + sum m_pq <b_q, b_p>``."""
+        return m.alpha * self.d + sum((c * self.G(q, p) for (p, q), c in m.terms.items()),
+                                      sp.Integer(0))
+
+    def difference_terms(self, left: Value, right: Value) -> list[sp.Expr]:
+        """Scalars whose simultaneous vanishing is ``left == right`` in every realization:
+        a vector difference's inner products with the basis (it lies in their span), a
+        matrix difference's squared Frobenius norm ``trace(D^T D)``, a scalar difference."""
+        diff = add(left, scale(sp.Integer(-1), right))
+        if isinstance(diff, Vec):
+            col = transpose(diff) if diff.row else diff
+            return [sp.expand(self.inner(Vec({q: sp.Integer(1)}, row=True), col))
+                    for q in self.basis]
+        if isinstance(diff, Mat):
+            return [self.trace(self.mul(transpose(diff), diff))]
+        return [diff]
 
     def inner(self, u: Vec, v: Vec) -> sp.Expr:
         return sp.Add(*[a * b * self.G(p, q) for p, a in u.coeffs.items()

@@ -101,7 +101,7 @@ def point_values(eng, names: set[str], point) -> dict:
 
 
 def _values(claim: PreparedClaim, rel: Relation, point) -> tuple[list, list] | None:
-    from .explicit import Explicit, _jacobian_vars
+    from .explicit import Explicit, _jacobian_vars, aligned
     from .numclaim import _exact_value
     jac = _jacobian_vars(rel)
     fixed = {n: _exact_value(v) for n, v in point.values.items() if n not in jac}
@@ -110,11 +110,7 @@ def _values(claim: PreparedClaim, rel: Relation, point) -> tuple[list, list] | N
     # differentiation variables' values go in after differentiating, as assumed values do,
     # so a derivative with sign(g) is accepted where g is nonzero at the point
     subs = eng.subs = point_values(eng, jac, point)
-    left, right = eng.value(rel.left), eng.value(rel.right)
-    if isinstance(left, sp.MatrixBase) and not isinstance(right, sp.MatrixBase):
-        right = sp.zeros(*left.shape) * right
-    if isinstance(right, sp.MatrixBase) and not isinstance(left, sp.MatrixBase):
-        left = sp.zeros(*right.shape) * left
+    left, right = aligned(eng.value(rel.left), eng.value(rel.right))
 
     def flat(v) -> list:
         items = list(v) if isinstance(v, sp.MatrixBase) else [v]
@@ -125,32 +121,12 @@ def _values(claim: PreparedClaim, rel: Relation, point) -> tuple[list, list] | N
 
 
 def _defined_as_written(eng, rel: Relation, subs: dict) -> bool:
-    """Whether every sqrt/log argument, denominator and base of a fractional power in the
-    relation AS WRITTEN is in its domain at the point (SymPy merges a**(1/2)*a**(1/2) into a
-    and would hide a negative base)."""
-    from ..lang.syntax import BinOp, Call, nodes
-    from .smt import constant_exponent
-    checks = []
-    for n in nodes(rel):
-        if isinstance(n, Call) and n.func in ("sqrt", "log"):
-            checks.append((n.args[0], ">=" if n.func == "sqrt" else ">"))
-        elif isinstance(n, BinOp) and n.op == "/":
-            checks.append((n.right, "!="))
-        elif isinstance(n, BinOp) and n.op == "**":
-            k = constant_exponent(eng, n.right)
-            if k is not None and k.q != 1:
-                checks.append((n.left, ">="))
-            if k is not None and k < 0:
-                checks.append((n.left, "!="))
-    for e, op in checks:
-        v = eng.value(e)
-        if not isinstance(v, sp.Expr):
-            continue
-        v = v.subs(subs) if subs else v
-        sg = sign_of(v)
-        if sg is None:
-            return False
-        if not {">=": sg >= 0, ">": sg > 0, "!=": sg != 0}[op]:
+    """Whether the relation AS WRITTEN is defined at the point
+    (:func:`symnorm.engines.domain.domain_conditions`, each sign decided exactly)."""
+    from .domain import domain_conditions
+    for v, op in domain_conditions(eng, rel):
+        sg = sign_of(v.subs(subs) if subs else v)
+        if sg is None or not {">=": sg >= 0, ">": sg > 0, "!=": sg != 0}[op]:
             return False
     return True
 

@@ -195,6 +195,16 @@ def _jacobian_vars(rel: Relation) -> set[str]:
             if isinstance(n, Call) and n.func == "jacobian" and isinstance(n.args[1], Name)}
 
 
+def aligned(left, right):
+    """Both sides as matrices of one shape when one is a matrix and the other the literal 0
+    (``J*ones == 0``); anything else is returned as it is."""
+    if isinstance(left, sp.MatrixBase) and not isinstance(right, sp.MatrixBase) and right == 0:
+        right = sp.zeros(*left.shape)
+    if isinstance(right, sp.MatrixBase) and not isinstance(left, sp.MatrixBase) and left == 0:
+        left = sp.zeros(*right.shape)
+    return left, right
+
+
 def entries(v) -> list[sp.Expr]:
     return list(v) if isinstance(v, sp.MatrixBase) else [v]
 
@@ -204,11 +214,7 @@ def prove_at(claim: PreparedClaim, d: int, relation: Relation | None = None) -> 
     rel = relation or claim.relation
     eng = Explicit(claim, d)
     sol = eng.hypothesis_solution() if claim.given else {}
-    lhs, rhs = eng.value(rel.left), eng.value(rel.right)
-    if isinstance(lhs, sp.MatrixBase) and not isinstance(rhs, sp.MatrixBase):
-        rhs = sp.zeros(*lhs.shape) if rhs == 0 else rhs
-    if isinstance(rhs, sp.MatrixBase) and not isinstance(lhs, sp.MatrixBase):
-        lhs = sp.zeros(*rhs.shape) if lhs == 0 else lhs
+    lhs, rhs = aligned(eng.value(rel.left), eng.value(rel.right))
     diff = lhs - rhs
     for c in entries(diff):
         if sol:

@@ -14,13 +14,14 @@ needs a point that the original claim can be evaluated at exactly).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import mpmath
 import sympy as sp
 
 from ..lang.context import PreparedClaim
 from ..lang.syntax import Relation
-from .anyd import AnyD, Mat, Unsupported, Vec, add, scale, transpose
+from .anyd import AnyD, Unsupported
 
 __all__ = ["LARGE_DS", "large_d_difference"]
 
@@ -30,17 +31,11 @@ LARGE_DS = (10**3, 10**6, 10**9)
 def _terms(eng: AnyD, rel: Relation) -> list[sp.Expr]:
     """Scalars whose simultaneous vanishing is ``left == right`` (``left - right`` for an
     inequality)."""
-    diff = add(eng.value(rel.left), scale(sp.Integer(-1), eng.value(rel.right)))
-    if isinstance(diff, Vec):
-        col = transpose(diff) if diff.row else diff
-        return [eng.inner(Vec({q: sp.Integer(1)}, row=True), col) for q in eng.basis]
-    if isinstance(diff, Mat):
-        sq = eng.mul(transpose(diff), diff)
-        return [sq.alpha * eng.d + sp.Add(*[c * eng.G(q, p) for (p, q), c in sq.terms.items()])]
-    return [diff]
+    return eng.difference_terms(eng.value(rel.left), eng.value(rel.right))
 
 
-def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int, points: int = 6,
+def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int,
+                       admissible: Callable[[int], bool], points: int = 6,
                        dps: int = 60) -> dict | None:
     """A point at a huge d where the reduced claim clearly fails, or None.
 
@@ -64,7 +59,7 @@ def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int, points: i
     vecs = list(claim.vectors)
     scalars = [eng.syms[n] for n in claim.scalars if n in eng.syms]
     for d in LARGE_DS:
-        if not _d_ok(claim, d):
+        if not admissible(d):
             continue
         for _ in range(points):
             vals = {dsym: sp.Integer(d)}
@@ -90,16 +85,6 @@ def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int, points: i
                               if s in scalars})
                 return dict(where, difference=got)
     return None
-
-
-def _d_ok(claim: PreparedClaim, d: int) -> bool:
-    from .anyd import _simple_bound
-    for a in claim.assumptions:
-        name, op, v = _simple_bound(a)
-        if name == "d" and not {"<": d < v, "<=": d <= v, ">": d > v, ">=": d >= v,
-                                "==": d == v, "!=": d != v}[op]:
-            return False
-    return True
 
 
 def _rand(rng: random.Random) -> sp.Rational:

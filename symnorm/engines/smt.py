@@ -35,7 +35,7 @@ and the ORIGINAL claim is evaluated there in exact arithmetic by the explicit en
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -43,7 +43,7 @@ import sympy as sp
 
 from ..lang.context import PreparedClaim
 from ..lang.syntax import Relation
-from .anyd import AnyD, Mat, Unsupported, Vec, add, scale, transpose
+from .anyd import AnyD, Unsupported
 
 __all__ = ["Outcome", "OutsideFragment", "decide_smt", "solvers_available"]
 
@@ -75,8 +75,6 @@ class Outcome:
     reason: str = ""
     point: Any = None
     scope_ds: tuple[int, ...] | None = None  # the d decided one by one, when finite
-    solvers: str = ""
-    notes: list[str] = field(default_factory=list)
 
 
 def solvers_available() -> bool:
@@ -370,75 +368,26 @@ class Formula:
     front: str  # "gram" or "coordinates"
 
 
-def _relation_terms(enc: Encoder, eng: Any, rel: Relation, front: str):
-    """(kind, left-minus-right terms) of a relation: ``scalar`` gives one term, vectors and
-    matrices give the terms whose simultaneous vanishing is their equality."""
-    A = enc.api
+def _relation_terms(enc: Encoder, eng: Any, rel: Relation, front: str) -> list:
+    """Solver terms of ``left - right`` whose simultaneous vanishing is the equality (one
+    term for scalars)."""
+    from .explicit import aligned
     left, right = eng.value(rel.left), eng.value(rel.right)
     if front == "gram":
-        diff = add(left, scale(sp.Integer(-1), right))
-        if isinstance(diff, Vec):
-            col = transpose(diff) if diff.row else diff
-            return [enc.expr(sp.expand(eng.inner(Vec({q: sp.Integer(1)}, row=True), col)))
-                    for q in eng.basis]
-        if isinstance(diff, Mat):
-            sq = eng.mul(transpose(diff), diff)
-            tr = sq.alpha * eng.d + sp.Add(*[c * eng.G(q, p) for (p, q), c in sq.terms.items()])
-            return [enc.expr(tr)]
-        return [enc.expr(diff)]
-    if isinstance(left, sp.MatrixBase) and not isinstance(right, sp.MatrixBase):
-        right = sp.zeros(*left.shape) * right
-    if isinstance(right, sp.MatrixBase) and not isinstance(left, sp.MatrixBase):
-        left = sp.zeros(*right.shape) * left
+        return [enc.expr(t) for t in eng.difference_terms(left, right)]
+    left, right = aligned(left, right)
     diff = left - right
-    del A
-    if isinstance(diff, sp.MatrixBase):
-        return [enc.expr(x) for x in diff]
-    return [enc.expr(diff)]
+    return [enc.expr(x) for x in (diff if isinstance(diff, sp.MatrixBase) else [diff])]
 
 
 def _domain(enc: Encoder, eng: Any, rel: Relation) -> list:
-    """Where the relation as WRITTEN is defined: SymPy simplifies ``sqrt(a)*sqrt(a)`` to
-    ``a`` and ``b/b`` to 1, which would lose ``a >= 0`` and ``b != 0``; so the conditions
-    come from the syntax tree, each argument evaluated by the engine."""
-    from ..lang.syntax import BinOp, Call, nodes
+    """Where the relation as written is defined (:mod:`symnorm.engines.domain`)."""
+    from .domain import domain_conditions
     out = []
-
-    def scalar(e):
-        v = eng.value(e)
-        return v if isinstance(v, sp.Expr) else None
-    for n in nodes(rel):
-        if isinstance(n, Call) and n.func in ("sqrt", "log"):
-            a = scalar(n.args[0])
-            if a is not None:
-                t = enc.expr(a)
-                out.append(t >= 0 if n.func == "sqrt" else t > 0)
-        elif isinstance(n, BinOp) and n.op == "/":
-            b = scalar(n.right)
-            if b is not None:
-                out.append(enc.expr(b) != 0)
-        elif isinstance(n, BinOp) and n.op == "**":
-            k = constant_exponent(eng, n.right)
-            a = scalar(n.left)
-            if a is None or k is None:
-                continue
-            if k.q != 1:  # a**(1/2), a**(2/4): defined for a >= 0 only, even once SymPy
-                out.append(enc.expr(a) >= 0)  # has merged a**(1/2)*a**(1/2) into a
-            if k < 0:  # 0**0 is 1 in every engine (docs/claims.md)
-                out.append(enc.expr(a) != 0)
+    for v, op in domain_conditions(eng, rel):
+        t = enc.expr(v)
+        out.append({">=": t >= 0, ">": t > 0, "!=": t != 0}[op])
     return out
-
-
-def constant_exponent(eng: Any, e) -> sp.Rational | None:
-    """The value of an exponent written without names (``2``, ``1/2``, ``(2/4)``)."""
-    from ..lang.context import _names
-    if _names(e):
-        return None
-    try:
-        v = eng.value(e)
-    except (Unsupported, TypeError, ValueError, ZeroDivisionError):
-        return None
-    return v if isinstance(v, sp.Rational) else None
 
 
 def _constraint(enc: Encoder, eng: Any, rel: Relation, front: str) -> Any:
@@ -654,7 +603,8 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             inhabited = False
             for d in ds:
                 if time.monotonic() > deadline:
-                    return Outcome("unknown", f"time limit reached after d = {_ranges(confirmed)}")
+                    done = f"{confirmed[0]}..{confirmed[-1]}" if confirmed else "none"
+                    return Outcome("unknown", f"time limit reached after d = {done}")
                 f = build_formula(z3, claim, rel, d)
                 r, model = _z3_check(f, [], min(left_ms(), 5000))
                 if r == "sat":
@@ -781,8 +731,8 @@ def raise_disagreement(claim: PreparedClaim, d: int | None) -> None:
 
 def _proved(claim: PreparedClaim, rel: Relation, ds: tuple[int, ...] | None) -> Outcome:
     if rel.op == "!=":  # no witness exists: the two sides agree wherever defined
-        return Outcome("identical", scope_ds=ds, solvers="z3 and cvc5")
-    return Outcome("proved", scope_ds=ds, solvers="z3 and cvc5")
+        return Outcome("identical", scope_ds=ds)
+    return Outcome("proved", scope_ds=ds)
 
 
 def _uses_d(claim: PreparedClaim) -> bool:
@@ -802,10 +752,6 @@ def _int_candidates(model: Any, dvar: Any) -> list[int]:
     import math
     lo, hi = math.floor(v), math.ceil(v)
     return list(dict.fromkeys([lo, hi, hi + 1, lo - 1, hi + 2]))
-
-
-def _ranges(ds: list[int]) -> str:
-    return f"{ds[0]}..{ds[-1]}" if ds else "none"
 
 
 # --- from a model to an exact, re-verified point ------------------------------------------
@@ -944,12 +890,12 @@ def _counterexample_once(claim: PreparedClaim, rel: Relation, f: Formula, model:
     verdict = truth_at(claim, rel, point)
     if rel.op == "!=":
         if verdict is True:
-            return Outcome("witness", point=point, solvers="z3")
+            return Outcome("witness", point=point)
         if verdict is False and f.enc.monotone:
             return Outcome("spurious", "the model violates the abstracted functions")
         return Outcome("unknown", "the solver's witness did not survive exact re-evaluation")
     if verdict is False:
-        return Outcome("counterexample", point=point, solvers="z3")
+        return Outcome("counterexample", point=point)
     if verdict is True and f.enc.monotone:
         return Outcome("spurious", "the model violates the abstracted functions")
     return Outcome("unknown", "the solver's counterexample did not survive exact "
