@@ -1,0 +1,1 @@
+"""Audits of real implementations against the mathematics: conformance, inference, precision."""
