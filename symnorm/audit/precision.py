@@ -56,6 +56,7 @@ __all__ = [
     "exact_stats",
     "normalize",
     "run_study",
+    "short",
     "unit_roundoff",
     "variance",
 ]
@@ -74,7 +75,7 @@ def dtype(name: str) -> Any:
             import ml_dtypes
         except ImportError:  # pragma: no cover - a declared dependency
             raise SymnormError("bfloat16 needs the ml_dtypes package "
-                               "(pip install 'symnorm[precision]')") from None
+                               "(pip install ml_dtypes)") from None
         return ml_dtypes.bfloat16
     if name not in DTYPE_NAMES:
         raise SymnormError(f"unknown dtype {name!r} (accepted: {', '.join(DTYPE_NAMES)})")
@@ -150,10 +151,10 @@ class Case:
     ratio: F | None = None  # mean/spread, for the ratio family's figure
 
 
-def _fmt(q: F) -> str:
+def short(q: F) -> str:
     """A short name for a rational: 1e3, 1/1000, 2000, 1e-12.
 
-    >>> [_fmt(F(1000)), _fmt(F(1, 10**12)), _fmt(F(2000)), _fmt(F(3, 7))]
+    >>> [short(F(1000)), short(F(1, 10**12)), short(F(2000)), short(F(3, 7))]
     ['1e3', '1e-12', '2000', '3/7']
     """
     for k in range(-30, 31):
@@ -197,14 +198,14 @@ class StudyParams:
         need(0 <= self.seed < 2**63, f"--seed must lie in [0, 2**63) (got {self.seed})")
         need(15 <= self.dps <= 200, f"--dps must lie in [15, 200] (got {self.dps})")
         for r in self.ratios:
-            need(1 <= r <= 10**9, f"--ratios values must lie in [1, 1e9] (got {_fmt(r)})")
+            need(1 <= r <= 10**9, f"--ratios values must lie in [1, 1e9] (got {short(r)})")
         for e in (self.eps, *self.eps_values):
-            need(0 < e <= 1, f"eps values must lie in (0, 1] (got {_fmt(e)})")
+            need(0 < e <= 1, f"eps values must lie in (0, 1] (got {short(e)})")
         for name, s in (("--spread", self.spread), ("--eps-spread", self.eps_spread)):
-            need(F(1, 10**12) <= s <= 10**6, f"{name} must lie in [1e-12, 1e6] (got {_fmt(s)})")
+            need(F(1, 10**12) <= s <= 10**6, f"{name} must lie in [1e-12, 1e6] (got {short(s)})")
         for c in self.constants:
             need(F(1, 1000) <= c <= 10**4, f"--constants values must lie in [1e-3, 1e4] "
-                 f"(got {_fmt(c)})")
+                 f"(got {short(c)})")
         for what, values in (("--ratios", self.ratios), ("--eps-values", self.eps_values),
                              ("--constants", self.constants)):
             need(len(set(values)) == len(values), f"{what} lists a value twice")
@@ -218,15 +219,15 @@ class StudyParams:
 
 def cases(p: StudyParams) -> list[Case]:
     """The input families of a study, in table order."""
-    out = [Case("ratio", f"ratio {_fmt(r)}", "random", r * p.spread, p.spread, p.eps, r)
+    out = [Case("ratio", f"ratio {short(r)}", "random", r * p.spread, p.spread, p.eps, r)
            for r in p.ratios]
     if p.include_51102:
         out.append(Case("pytorch-51102", "51102: mean 2000, std 1", "random", F(2000), F(1),
                         p.eps))
     for c in p.constants:
-        out.append(Case("near-constant", f"constant {_fmt(c)}", "constant", c, F(0), p.eps))
-        out.append(Case("near-constant", f"{_fmt(c)} +- 1 ulp", "ulp", c, F(0), p.eps))
-    out += [Case("eps", f"eps {_fmt(e)}", "random", F(0), p.eps_spread, e) for e in p.eps_values]
+        out.append(Case("near-constant", f"constant {short(c)}", "constant", c, F(0), p.eps))
+        out.append(Case("near-constant", f"{short(c)} +- 1 ulp", "ulp", c, F(0), p.eps))
+    out += [Case("eps", f"eps {short(e)}", "random", F(0), p.eps_spread, e) for e in p.eps_values]
     return out
 
 
@@ -447,7 +448,8 @@ class Summary:
     nonfinite: int
     out_err_max: float
     out_err_relative: bool
-    out_var_max: float
+    out_var_max: float  # over the samples whose outputs are all finite (nan if none)
+    out_nonfinite: int  # samples with a non-finite output (v_hat + eps <= 0, overflow)
     out_var_ref: float  # v / (v + eps) for the median sample
     eps_stored: float  # eps as the compute format holds it
     eps_absorbed: int
@@ -556,5 +558,6 @@ def _summarize(cfg: Config, case: Case, method: str, rs: list[Row]) -> Summary:
         sum(r.var_hat == 0 and r.var_ref > 0 for r in rs),
         sum(not math.isfinite(r.var_hat) for r in rs),
         max(r.out_err for r in rs), all(r.out_err_relative for r in rs),
-        max(r.out_var for r in rs), float(v_med / (v_med + case.eps)), eps_c,
+        max((r.out_var for r in rs if math.isfinite(r.out_var)), default=math.nan),
+        sum(not math.isfinite(r.out_var) for r in rs), float(v_med / (v_med + case.eps)), eps_c,
         sum(r.eps_absorbed for r in rs), sum(r.err_over_eps for r in rs))
