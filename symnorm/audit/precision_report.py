@@ -188,7 +188,7 @@ def figures(result: PrecisionResult) -> list[FigureData]:
             series.append(Series("guide: u (mean/spread)^2",
                                  tuple(u * float(c.ratio) ** 2 for c in shown), "--"))
             out.append(FigureData(
-                f"precision_variance_{cfg.slug}",
+                _names(cfg)[0],
                 f"Variance error against mean/spread, {cfg.label}",
                 f"Largest relative error |v_hat - v| / v over {result.params.samples} samples "
                 f"of n = {result.params.n} inputs (mean = ratio x spread, spread "
@@ -208,7 +208,7 @@ def figures(result: PrecisionResult) -> list[FigureData]:
                                  tuple(s.out_var_ref for s in first), "--"))
             v = first[0].var_ref_median
             out.append(FigureData(
-                f"precision_eps_{cfg.slug}",
+                _names(cfg)[1],
                 f"Output error against eps, {cfg.label}",
                 f"Largest error max|y_hat - y| / max|y| of y = (x - mean) / sqrt(v + eps) over "
                 f"{result.params.samples} samples (mean 0, spread "
@@ -219,6 +219,10 @@ def figures(result: PrecisionResult) -> list[FigureData]:
                 tuple(float(c.eps) for c in shown), tuple(series), "log",
                 ((v, 1.0, f"eps = v = {v:.2g}"),)))
     return out
+
+
+def _names(cfg: Config) -> tuple[str, str]:
+    return f"precision_variance_{cfg.slug}", f"precision_eps_{cfg.slug}"
 
 
 def render_figure(data: FigureData) -> dict[str, bytes]:
@@ -289,7 +293,7 @@ def markdown_section(result: PrecisionResult, figure_files: dict[str, dict[str, 
                      "error):\n\n")
         parts.append(_md_table(*output_table(result, cfg)))
         for fig in figures(result):
-            if fig.name.endswith("_" + cfg.slug) and fig.name in figure_files:
+            if fig.name in _names(cfg) and fig.name in figure_files:
                 files = figure_files[fig.name]
                 parts.append(f"\n![{fig.title}]({files['svg']})\n\n*{fig.title}.* {fig.caption}"
                              f" Data: `{files['csv']}`.\n")
@@ -340,7 +344,7 @@ def html_section(result: PrecisionResult, figure_svgs: dict[str, str]) -> str:
         parts.append(table(*output_table(result, cfg),
                            "Normalized outputs, max|y_hat - y| / max|y|"))
         for name, svg in figure_svgs.items():
-            if name.endswith("_" + cfg.slug) and name in figs:
+            if name in _names(cfg) and name in figs:
                 data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
                 f = figs[name]
                 parts.append(f'<figure><img src="data:image/svg+xml;base64,{data}" '

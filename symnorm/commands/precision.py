@@ -49,12 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "'none' (default 1,1000)")
     parser.add_argument("--no-51102", action="store_true",
                         help="leave out the case of PyTorch issue 51102 (mean 2000, std 1)")
-    parser.add_argument("--n", type=_int("--n"), default=1024,
+    parser.add_argument("--n", type=_int, default=1024,
                         help="elements per normalized vector (default 1024)")
-    parser.add_argument("--samples", type=_int("--samples"), default=8,
+    parser.add_argument("--samples", type=_int, default=8,
                         help="seeded input vectors per case (default 8)")
-    parser.add_argument("--seed", type=_int("--seed"), default=0, help="seed (default 0)")
-    parser.add_argument("--dps", type=_int("--dps"), default=30,
+    parser.add_argument("--seed", type=_int, default=0, help="seed (default 0)")
+    parser.add_argument("--dps", type=_int, default=30,
                         help="decimal digits of the mpmath reference (default 30)")
     parser.add_argument("-o", "--out", default="symnorm-precision", metavar="OUTDIR",
                         help="output directory (default: ./symnorm-precision)")
@@ -63,14 +63,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the JSON section instead of the tables")
 
 
-def _int(option: str):
-    def parse(text: str) -> int:
-        try:
-            return int(text.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{option} takes an integer (got {text!r})") from None
-    return parse
+def _int(text: str) -> int:
+    """An integer option's value; argparse prefixes the message with the option's name."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer (got {text!r})") from None
 
 
 def _names(option: str, text: str) -> tuple[str, ...]:
