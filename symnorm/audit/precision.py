@@ -440,6 +440,7 @@ class Summary:
     method: str
     samples: int
     var_ref_median: float
+    var_ref_max: float  # 0 when every sample's stored inputs are constant
     eps_over_v: float  # median eps / v (inf when v = 0)
     var_err_median: float
     var_err_max: float
@@ -551,7 +552,7 @@ def _summarize(cfg: Config, case: Case, method: str, rs: list[Row]) -> Summary:
     v_med = vs[len(vs) // 2]
     eps_c = float(np.array(float(case.eps)).astype(dtype(cfg.compute)))
     return Summary(
-        cfg, case, method, len(rs), float(v_med),
+        cfg, case, method, len(rs), float(v_med), float(vs[-1]),
         math.inf if v_med == 0 else float(case.eps / v_med),
         statistics.median(r.var_err for r in rs), max(r.var_err for r in rs),
         sum(math.isfinite(r.var_hat) and r.var_hat < 0 for r in rs),

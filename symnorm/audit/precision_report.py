@@ -100,8 +100,8 @@ def output_table(result: PrecisionResult, cfg: Config) -> tuple[list[str], list[
             held = f"rounds to 0 in {cfg.compute}"
         else:
             lost = max(s.eps_absorbed for s in ss)
-            held = (f"absorbed: v_hat + eps == v_hat ({lost}/{first.samples} samples)"
-                    if lost else "effective")
+            held = (f"absorbed (v_hat + eps == v_hat) in up to {lost} of {first.samples} "
+                    "samples" if lost else "changes v_hat + eps")
         dom = ("yes (v = 0)" if math.isinf(first.eps_over_v) else
                "yes" if first.eps_dominates else "no")
         rows.append([case.label, short(case.eps), dom, held]
@@ -123,17 +123,17 @@ def headline(result: PrecisionResult) -> list[str]:
                 if s is None:
                     stop = f" (from {short(case.ratio)} the inputs overflow {cfg.storage})"
                     break
-                if s.var_ref_median == 0:
+                if s.var_ref_max == 0:
                     stop = (f" (from {short(case.ratio)} the stored inputs are constant in "
                             f"{cfg.storage})")
                     break
                 if not s.var_err_max < ACCURATE:
                     break
                 ok = case
-            parts.append(f"{m} up to {short(ok.ratio) if ok else 'none'}{stop}")
+            parts.append(f"{m} {short(ok.ratio) if ok else 'none'}{stop}")
         if ratios:
-            lines.append(f"{cfg.label}: variance within {ACCURATE:.0%} in every sample for "
-                         "mean/spread " + "; ".join(parts))
+            lines.append(f"{cfg.label}: variance within {ACCURATE:.0%} in every sample at "
+                         "each mean/spread tried up to: " + "; ".join(parts))
     for cfg in result.configs:
         key = "51102: mean 2000, std 1"
         one, wel = by.get((cfg.label, key, "one-pass")), by.get((cfg.label, key, "welford"))
