@@ -297,3 +297,18 @@ def test_bad_parameters_are_refused_with_the_value(change: dict, needle: str) ->
     with pytest.raises(SymnormError) as info:
         StudyParams(**change).check()
     assert needle in str(info.value)
+
+
+def test_torch_method_measures_pytorch_kernels_only_in_their_own_arithmetic() -> None:
+    pytest.importorskip("torch")
+    r = run_study(StudyParams(dtypes=("float16", "float32"), methods=("one-pass", "torch"),
+                              ratios=(), eps_values=(), constants=(), n=256, samples=2))
+    s = r.summary("float32", "51102: mean 2000, std 1", "torch")
+    assert s.var_err_max < 1e-5 and s.out_err_max < 1e-3 and s.samples == 2
+    assert r.summary("float16", "51102: mean 2000, std 1", "torch").samples == 2
+    with pytest.raises(KeyError):  # torch chooses its own arithmetic: no mixed configuration
+        r.summary("float16 (float32 arithmetic)", "51102: mean 2000, std 1", "torch")
+    from symnorm.audit.precision_report import output_table, variance_table
+    cfg = next(c for c in r.configs if c.label == "float16 (float32 arithmetic)")
+    assert variance_table(r, cfg)[0][-1] == "one-pass" and output_table(r, cfg)[0][-1] == (
+        "one-pass")

@@ -44,6 +44,7 @@ from ..errors import InternalError, SymnormError
 __all__ = [
     "DTYPE_NAMES",
     "METHODS",
+    "TORCH",
     "Case",
     "Config",
     "PrecisionResult",
@@ -63,6 +64,9 @@ __all__ = [
 
 DTYPE_NAMES = ("float16", "bfloat16", "float32", "float64")
 METHODS = ("one-pass", "one-pass-pairwise", "two-pass", "two-pass-pairwise", "welford")
+#: Opt-in: PyTorch's own kernels (torch.var_mean, torch.nn.functional.layer_norm) on the
+#: stored inputs, in the configurations whose arithmetic is the storage format's.
+TORCH = "torch"
 #: Elements processed (configs x cases x samples x n) before the study is refused.
 MAX_WORK = 4_000_000
 _IRWIN_HALL_BITS = 24  # z = sum of 12 uniforms on the grid 2^-24, minus 6: mean 0, variance 1
@@ -192,7 +196,14 @@ class StudyParams:
             dtype(name)
         need(bool(self.methods), "--methods needs at least one method")
         for m in self.methods:
-            need(m in METHODS, f"unknown method {m!r} (accepted: {', '.join(METHODS)})")
+            need(m in (*METHODS, TORCH),
+                 f"unknown method {m!r} (accepted: {', '.join((*METHODS, TORCH))})")
+        if TORCH in self.methods:
+            try:
+                import torch  # noqa: F401
+            except ImportError:
+                raise SymnormError("the torch method needs PyTorch "
+                                   "(pip install 'symnorm[torch]')") from None
         need(2 <= self.n <= 65536, f"--n must lie in [2, 65536] (got {self.n})")
         need(1 <= self.samples <= 1000, f"--samples must lie in [1, 1000] (got {self.samples})")
         need(0 <= self.seed < 2**63, f"--seed must lie in [0, 2**63) (got {self.seed})")
@@ -522,10 +533,17 @@ def run_study(params: StudyParams,
         for method in params.methods:
             if progress:
                 progress(f"{cfg.label}: {method}")
-            m, v = variance(x, method, cfg.compute)
-            y = normalize(x, m, v, eps, cfg.compute, cfg.storage)
-            with np.errstate(all="ignore"):
-                absorbed = (v + eps.astype(dtype(cfg.compute))) == v
+            if method == TORCH:
+                if cfg.storage != cfg.compute:  # torch picks its own arithmetic
+                    rows_by_method[method] = []
+                    continue
+                v, y = _torch_run(x, eps, cfg.storage)
+                absorbed = np.zeros(len(v), bool)  # torch's internal sum is not visible
+            else:
+                m, v = variance(x, method, cfg.compute)
+                y = normalize(x, m, v, eps, cfg.compute, cfg.storage)
+                with np.errstate(all="ignore"):
+                    absorbed = (v + eps.astype(dtype(cfg.compute))) == v
             rows = []
             for i, ((case, s), st, ref) in enumerate(zip(labels, stats, refs)):
                 if st is None:  # the format cannot hold the inputs: nothing to compare
@@ -545,6 +563,22 @@ def run_study(params: StudyParams,
                 if rs:
                     result.summaries.append(_summarize(cfg, case, method, rs))
     return result
+
+
+def _torch_run(x: np.ndarray, eps: np.ndarray, storage: str) -> tuple[np.ndarray, np.ndarray]:
+    """``torch.var_mean`` (population) and ``layer_norm`` over each row, in ``storage``."""
+    import torch
+
+    tdt = getattr(torch, storage)
+    xt = torch.from_numpy(x.astype(np.float64)).to(tdt)  # exact: the values are in the format
+    with torch.no_grad():
+        v, _ = torch.var_mean(xt, dim=1, correction=0)
+        y = torch.empty_like(xt)
+        for e in np.unique(eps):
+            rows = torch.from_numpy(np.nonzero(eps == e)[0])
+            y[rows] = torch.nn.functional.layer_norm(xt[rows], (x.shape[1],), eps=float(e))
+    T = dtype(storage)
+    return (v.to(torch.float64).numpy().astype(T), y.to(torch.float64).numpy().astype(T))
 
 
 def _summarize(cfg: Config, case: Case, method: str, rs: list[Row]) -> Summary:

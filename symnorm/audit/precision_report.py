@@ -23,6 +23,7 @@ from ..report.draw import FIGURE_RC, csv_text
 from ..report.figures import FigureData, Series
 from ..safeio import OutputDir
 from .precision import (
+    TORCH,
     Config,
     PrecisionResult,
     Summary,
@@ -67,34 +68,40 @@ def _by(result: PrecisionResult) -> dict[tuple[str, str, str], Summary]:
     return {(s.config.label, s.case.label, s.method): s for s in result.summaries}
 
 
+def _methods(result: PrecisionResult, cfg: Config) -> list[str]:
+    """The methods measured in ``cfg`` (torch runs only where it picks the arithmetic)."""
+    ran = {s.method for s in result.summaries if s.config == cfg}
+    return [m for m in result.params.methods if m in ran]
+
+
 # --- tables ------------------------------------------------------------------------
 
 
 def variance_table(result: PrecisionResult, cfg: Config) -> tuple[list[str], list[list[str]]]:
     """Rows: cases; cells: max relative variance error over the samples, with counts."""
-    by = _by(result)
-    head = ["case", "v (exact, median)", "eps/v"] + list(result.params.methods)
+    by, methods = _by(result), _methods(result, cfg)
+    head = ["case", "v (exact, median)", "eps/v"] + methods
     rows = []
     for case in result.cases:
-        if (cfg.label, case.label) in result.unrepresentable:
+        if (cfg.label, case.label) in result.unrepresentable or not methods:
             rows.append([case.label, f"inputs overflow {cfg.storage}", ""]
-                        + [""] * len(result.params.methods))
+                        + [""] * len(methods))
             continue
-        first = by[(cfg.label, case.label, result.params.methods[0])]
+        first = by[(cfg.label, case.label, methods[0])]
         rows.append([case.label, _e(first.var_ref_median), _e(first.eps_over_v)]
-                    + [_cell(by[(cfg.label, case.label, m)]) for m in result.params.methods])
+                    + [_cell(by[(cfg.label, case.label, m)]) for m in methods])
     return head, rows
 
 
 def output_table(result: PrecisionResult, cfg: Config) -> tuple[list[str], list[list[str]]]:
     """Rows: cases; cells: max error of the normalized outputs, and whether eps mattered."""
-    by = _by(result)
-    head = ["case", "eps", "eps dominates", "eps in arithmetic"] + list(result.params.methods)
+    by, methods = _by(result), _methods(result, cfg)
+    head = ["case", "eps", "eps dominates", "eps in arithmetic"] + methods
     rows = []
     for case in result.cases:
-        if (cfg.label, case.label) in result.unrepresentable:
+        if (cfg.label, case.label) in result.unrepresentable or not methods:
             continue
-        ss = [by[(cfg.label, case.label, m)] for m in result.params.methods]
+        ss = [by[(cfg.label, case.label, m)] for m in methods]
         first = ss[0]
         if first.eps_stored == 0:
             held = f"rounds to 0 in {cfg.compute}"
@@ -116,7 +123,7 @@ def headline(result: PrecisionResult) -> list[str]:
     ratios = [c for c in result.cases if c.family == "ratio"]
     for cfg in result.configs:
         parts = []
-        for m in result.params.methods:
+        for m in _methods(result, cfg):
             ok, stop = None, ""
             for case in ratios:
                 s = by.get((cfg.label, case.label, m))
@@ -131,7 +138,7 @@ def headline(result: PrecisionResult) -> list[str]:
                     break
                 ok = case
             parts.append(f"{m} {short(ok.ratio) if ok else 'none'}{stop}")
-        if ratios:
+        if ratios and parts:
             lines.append(f"{cfg.label}: variance within {ACCURATE:.0%} in every sample at "
                          "each mean/spread tried up to: " + "; ".join(parts))
     for cfg in result.configs:
@@ -140,13 +147,17 @@ def headline(result: PrecisionResult) -> list[str]:
         if cfg.label == "float32" and one and wel:
             wild = one.var_err_median > 0.5 and wel.var_err_max < ACCURATE
             lines.append(
-                f"PyTorch #51102 {'reproduced' if wild else 'NOT reproduced'} (float32, mean 2000, std 1, n = "
+                f"PyTorch #51102 {'reproduced' if wild else 'NOT reproduced'} (float32, "
+                f"mean 2000, std 1, n = "
                 f"{result.params.n}, {one.samples} samples): one-pass E[x^2]-E[x]^2 variance "
                 f"relative error median {_e(one.var_err_median)}, max {_e(one.var_err_max)}, "
                 f"{one.negative} negative and {one.zero} zero; normalized outputs not finite "
                 f"in {one.out_nonfinite} samples, mean square up to {one.out_var_max:.4g} in the "
                 f"others (exact {one.out_var_ref:.6f}); Welford variance max relative error "
-                f"{_e(wel.var_err_max)}, output mean square up to {wel.out_var_max:.6f}.")
+                f"{_e(wel.var_err_max)}, output mean square up to {wel.out_var_max:.6f}."
+                + (f" PyTorch's own kernels: torch.var_mean max relative error "
+                   f"{_e(tor.var_err_max)}, layer_norm output error {_e(tor.out_err_max)}."
+                   if (tor := by.get((cfg.label, key, TORCH))) else ""))
     return lines
 
 
@@ -176,13 +187,13 @@ def render_text(result: PrecisionResult) -> str:
 def figures(result: PrecisionResult) -> list[FigureData]:
     """Per configuration: variance error against mean/spread; output error against eps."""
     by, out = _by(result), []
-    methods = result.params.methods
     ratio_cases = [c for c in result.cases if c.family == "ratio"]
     eps_cases = [c for c in result.cases if c.family == "eps"]
     for cfg in result.configs:
+        methods = _methods(result, cfg)
         u = unit_roundoff(cfg.compute)
         shown = [c for c in ratio_cases if (cfg.label, c.label) not in result.unrepresentable]
-        if len(shown) >= 2:
+        if len(shown) >= 2 and methods:
             series = [Series(m, tuple(by[(cfg.label, c.label, m)].var_err_max for c in shown))
                       for m in methods]
             series.append(Series("guide: u (mean/spread)^2",
@@ -200,7 +211,7 @@ def figures(result: PrecisionResult) -> list[FigureData]:
                 "mean / spread (log axis)", "relative error of the variance (log axis)",
                 "ratio", tuple(float(c.ratio) for c in shown), tuple(series), "log"))
         shown = [c for c in eps_cases if (cfg.label, c.label) not in result.unrepresentable]
-        if len(shown) >= 2:
+        if len(shown) >= 2 and methods:
             series = [Series(m, tuple(by[(cfg.label, c.label, m)].out_err_max for c in shown))
                       for m in methods]
             first = [by[(cfg.label, c.label, methods[0])] for c in shown]

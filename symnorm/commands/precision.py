@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="arithmetic of float16/bfloat16 inputs: in the format itself, in "
                              "float32 (as PyTorch's kernels), or both (default)")
     parser.add_argument("--methods", default=",".join(METHODS),
-                        help=f"variance algorithms (default: {','.join(METHODS)})")
+                        help=f"variance algorithms (default: {','.join(METHODS)}); add "
+                             "'torch' for PyTorch's own var_mean and layer_norm")
     parser.add_argument("--ratios", default="1,10,100,1e3,1e4,1e5,1e6",
                         help="mean/spread ratios of the ratio family, or 'none' "
                              "(default: 1,10,...,1e6)")
