@@ -28,8 +28,8 @@ True
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
-import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -245,10 +245,20 @@ def cases(p: StudyParams) -> list[Case]:
 # --- inputs --------------------------------------------------------------------------
 
 
-def _irwin_hall(rng: random.Random, n: int) -> list[int]:
+def _raw_bits(seed: int, label: str, sample: int, count: int) -> np.ndarray:
+    """``count`` raw 64-bit words of PCG64 seeded from (seed, case, sample).
+
+    A bit generator's raw stream is what numpy keeps stable across versions (its
+    ``Generator`` methods may change), so the inputs do not move with numpy.
+    """
+    digest = hashlib.sha256(f"symnorm-precision:{seed}:{label}:{sample}".encode()).digest()
+    return np.random.PCG64(int.from_bytes(digest[:16], "little")).random_raw(count)
+
+
+def _irwin_hall(seed: int, label: str, sample: int, n: int) -> list[int]:
     """``n`` integers Z with Z / 2^24 distributed as a sum of 12 uniforms minus 6 (var 1)."""
-    half = 6 << _IRWIN_HALL_BITS
-    return [sum(rng.getrandbits(_IRWIN_HALL_BITS) for _ in range(12)) - half for _ in range(n)]
+    top = _raw_bits(seed, label, sample, 12 * n).reshape(n, 12) >> np.uint64(64 - _IRWIN_HALL_BITS)
+    return [int(z) - (6 << _IRWIN_HALL_BITS) for z in top.astype(np.int64).sum(axis=1)]
 
 
 def _ulp(c: F, name: str) -> F:
@@ -279,13 +289,17 @@ def inputs(case: Case, storage: str, n: int, samples: int, seed: int) -> np.ndar
     if not math.isfinite(stored):
         return np.full((samples, n), stored, T)
     ulp = _ulp(F(stored), storage)
-    rows = []
-    for s in range(samples):
-        rng = random.Random(f"symnorm-precision:{seed}:{case.label}:{s}")
-        ks = [0] * n if case.kind == "constant" else [rng.randrange(-1, 2) for _ in range(n)]
-        rows.append([float(F(stored) + k * ulp) for k in ks])
-    out = np.array(rows, dtype=np.float64).astype(T)
-    if not np.array_equal(out.astype(np.float64), np.array(rows)):  # the label says 1 ulp
+    ks = np.zeros((samples, n), np.int64)
+    if case.kind == "ulp":
+        ks = np.array([(_raw_bits(seed, case.label, s, n) % np.uint64(3)).astype(np.int64) - 1
+                       for s in range(samples)])
+    # c + k ulp with k in {-1, 0, 1} and ulp a power of two: exact in float64, and meant to
+    # be exact in the format (checked: the label says "1 ulp")
+    rows = stored + ks.astype(np.float64) * float(ulp)
+    out = rows.astype(T)
+    if not np.array_equal(out.astype(np.float64), rows) or any(
+            F(float(v)) != F(stored) + int(k) * ulp for v, k in zip(rows[:, :4].flat,
+                                                                ks[:, :4].flat)):
         raise InternalError(f"{case.label}: c + k ulp is not exact in {storage}")
     return out
 
@@ -293,12 +307,12 @@ def inputs(case: Case, storage: str, n: int, samples: int, seed: int) -> np.ndar
 @functools.lru_cache(maxsize=4096)
 def _random_row(case: Case, n: int, sample: int, seed: int) -> tuple[float, ...]:
     """The float64 values nearest to ``mean + spread * Z / 2^24`` (shared by all formats)."""
-    rng = random.Random(f"symnorm-precision:{seed}:{case.label}:{sample}")
     a, b = case.mean.numerator, case.mean.denominator
     c, d = case.spread.numerator, case.spread.denominator
     den = b * d << _IRWIN_HALL_BITS
     top = a * d << _IRWIN_HALL_BITS
-    return tuple((top + c * b * z) / den for z in _irwin_hall(rng, n))  # int/int: rounded once
+    return tuple((top + c * b * z) / den  # int / int: rounded once
+                 for z in _irwin_hall(seed, case.label, sample, n))
 
 
 # --- the algorithms, every operation rounded to the compute format -------------------
@@ -408,16 +422,26 @@ def exact_stats(row: np.ndarray) -> ExactStats:
 
 
 def _reference_outputs(st: ExactStats, eps: F, dps: int) -> tuple[np.ndarray, np.ndarray]:
-    """``y_i = c_i / sqrt(v + eps)`` as float64 pairs (hi, lo) with hi + lo = y_i to 2^-106."""
+    """``y_i = c_i / sqrt(v + eps)`` as float64 pairs with ``hi + lo = y_i`` to about 10^-dps.
+
+    ``r = scale / sqrt(v + eps)`` is evaluated once by mpmath at ``dps`` digits; an mpf is
+    exactly ``man * 2^exp``, so each ``num_i * r`` is an exact integer product, split into
+    its correctly rounded float64 ``hi`` and the rounded remainder ``lo`` with integer
+    arithmetic (no per-element mpmath call).
+    """
     with mpmath.workdps(dps):
         r = (mpmath.mpf(st.scale.numerator) / st.scale.denominator
              / mpmath.sqrt(mpmath.mpf((st.var + eps).numerator) / (st.var + eps).denominator))
-        hi, lo = [], []
-        for k in st.num:
-            y = k * r
-            h = float(y)
-            hi.append(h)
-            lo.append(float(y - h))
+        man, exp = r.man_exp
+    man, shift = (int(man) << exp, 0) if exp >= 0 else (int(man), -exp)
+    den = 1 << shift
+    hi, lo = [], []
+    for k in st.num:
+        p = k * man  # y_i = p / 2^shift exactly (up to r's rounding)
+        h = p / den  # int / int: correctly rounded
+        a, b = h.as_integer_ratio()
+        hi.append(h)
+        lo.append((p * b - a * den) / (den * b))
     return np.array(hi), np.array(lo)
 
 

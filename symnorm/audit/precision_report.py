@@ -192,8 +192,9 @@ def figures(result: PrecisionResult) -> list[FigureData]:
     for cfg in result.configs:
         methods = _methods(result, cfg)
         u = unit_roundoff(cfg.compute)
-        shown = [c for c in ratio_cases if (cfg.label, c.label) not in result.unrepresentable]
-        if len(shown) >= 2 and methods:
+        shown = [c for c in ratio_cases if (cfg.label, c.label) not in result.unrepresentable
+                 and methods and by[(cfg.label, c.label, methods[0])].var_ref_max > 0]
+        if len(shown) >= 2:
             series = [Series(m, tuple(by[(cfg.label, c.label, m)].var_err_max for c in shown))
                       for m in methods]
             series.append(Series("guide: u (mean/spread)^2",
@@ -205,7 +206,8 @@ def figures(result: PrecisionResult) -> list[FigureData]:
                 f"of n = {result.params.n} inputs (mean = ratio x spread, spread "
                 f"{short(result.params.spread)}), stored in {cfg.storage}, arithmetic in "
                 f"{cfg.compute} (u = 2^{round(math.log2(u))}); v is the exact variance of the "
-                "stored inputs. One-pass E[x^2]-E[x]^2 grows like the dashed u (mean/spread)^2."
+                "stored inputs (ratios whose stored inputs overflow or are constant are left "
+                "out). One-pass E[x^2]-E[x]^2 grows like the dashed u (mean/spread)^2."
                 " An error of 0 is drawn at the bottom, an infinite one (v_hat not finite, or "
                 "v = 0 < |v_hat|) at the top; the CSV has the values.",
                 "mean / spread (log axis)", "relative error of the variance (log axis)",
@@ -236,11 +238,20 @@ def _names(cfg: Config) -> tuple[str, str]:
     return f"precision_variance_{cfg.slug}", f"precision_eps_{cfg.slug}"
 
 
+def _power_label(value: float, _pos: int) -> str:
+    """``1e-6`` for a power of ten, nothing otherwise."""
+    if value <= 0:
+        return ""
+    k = round(math.log10(value))
+    return f"1e{k}" if abs(value - 10.0 ** k) <= 1e-9 * value else ""
+
+
 def render_figure(data: FigureData) -> dict[str, bytes]:
     """SVG, PNG and CSV bytes of a log-log figure (0 and inf clipped to the frame)."""
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, NullFormatter
 
     def clip(y: float) -> float:
         return math.nan if math.isnan(y) else min(max(y, _FLOOR), _CEIL)
@@ -260,6 +271,9 @@ def render_figure(data: FigureData) -> dict[str, bytes]:
                         xytext=(4, 0), textcoords="offset points")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):  # plain 1e-6 labels: no mathtext layout (slow)
+            axis.set_major_formatter(FuncFormatter(_power_label))
+            axis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(data.xlabel)
         ax.set_ylabel(data.ylabel)
         ax.set_title(data.title, fontsize=10)
