@@ -292,6 +292,8 @@ def test_configs_pair_narrow_formats_with_float32_arithmetic() -> None:
     ({"accumulate": "float64"}, "--accumulate must be same, float32 or both"),
     ({"n": 65536, "samples": 1000}, "above the limit"),
     ({"dps": 5}, "--dps must lie in [15, 200] (got 5)"),
+    ({"ratios": (), "eps_values": (), "constants": (), "include_51102": False},
+     "no input case left"),
 ])
 def test_bad_parameters_are_refused_with_the_value(change: dict, needle: str) -> None:
     with pytest.raises(SymnormError) as info:
