@@ -33,7 +33,8 @@ def test_writes_every_file(report: tuple[Path, str]) -> None:
     names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     figs = {f"figures/precision_{kind}_{cfg}.{ext}" for kind in ("variance", "eps")
             for cfg in ("float16", "float16_float32", "float32") for ext in ("svg", "png", "csv")}
-    assert names == {"precision.md", "precision.html", "precision.json", "precision.csv"} | figs
+    assert names == {"precision.md", "precision.html", "precision.tex", "precision.json",
+                     "precision.csv"} | figs
     assert printed.rstrip().endswith(f"report: {out / 'precision.html'}")
 
 
@@ -66,6 +67,21 @@ def test_html_is_self_contained(report: tuple[Path, str]) -> None:
     html = (report[0] / "precision.html").read_text()
     assert "Content-Security-Policy" in html and "<script" not in html
     assert html.count("<figure>") == 6 and "data:image/svg+xml;base64," in html
+
+
+def test_latex_compiles(report: tuple[Path, str], tmp_path: Path) -> None:
+    import shutil
+    if not shutil.which("pdflatex"):
+        pytest.skip("pdflatex is not installed")
+    out = tmp_path / "tex"
+    shutil.copytree(report[0], out)
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                           "-no-shell-escape", "precision.tex"], cwd=out, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert (out / "precision.pdf").stat().st_size > 10_000  # tables and six figures
+    tex = (out / "precision.tex").read_text()
+    assert tex.count("\\includegraphics") == 6 and "v\\_hat" in tex
 
 
 def test_figure_csv_has_one_column_per_method(report: tuple[Path, str]) -> None:

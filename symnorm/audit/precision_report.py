@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import asdict
 from fractions import Fraction as F
@@ -33,10 +34,12 @@ from .precision import (
 
 __all__ = [
     "ACCURATE",
+    "REPORT_FILES",
     "figures",
     "headline",
     "html_section",
     "json_section",
+    "latex_section",
     "markdown_section",
     "render_text",
     "write_precision_report",
@@ -379,6 +382,46 @@ def html_section(result: PrecisionResult, figure_svgs: dict[str, str]) -> str:
     return "".join(parts)
 
 
+def latex_section(result: PrecisionResult, figure_files: dict[str, dict[str, str]]) -> str:
+    """The study as a LaTeX section (graphicx only); every string passes ``escape_text``."""
+    from ..report.texsafe import escape_text as t
+
+    def table(head: list[str], rows: list[list[str]], caption: str) -> str:
+        cols = "l" * len(head)
+        body = "".join(" & ".join(t(c) for c in r) + " \\\\\n" for r in rows)
+        return ("\\par\\textbf{" + t(caption) + "}\\par\n\\resizebox{\\textwidth}{!}{"
+                f"\\begin{{tabular}}{{{cols}}}\n" + " & ".join(f"\\textbf{{{t(h)}}}"
+                                                              for h in head)
+                + " \\\\\n\\hline\n" + body + "\\end{tabular}}\n")
+    parts = ["\\section*{Precision}\n" + t(_INTRO) + "\n\n" + t(_params_line(result))
+             + "\n\\begin{itemize}\n"
+             + "".join(f"\\item {t(line)}\n" for line in headline(result))
+             + "\\end{itemize}\n"]
+    figs = {f.name: f for f in figures(result)}
+    for cfg in result.configs:
+        parts.append("\\subsection*{" + t(cfg.label) + "}\n")
+        parts.append(table(*variance_table(result, cfg),
+                           "Variance, relative error |v_hat - v| / v"))
+        parts.append(table(*output_table(result, cfg),
+                           "Normalized outputs, max|y_hat - y| / max|y|"))
+        for name in _names(cfg):
+            path = figure_files.get(name, {}).get("png", "")
+            if name in figs and re.fullmatch(r"[a-z0-9_]+/[a-z0-9_]+\.png", path):
+                # a generated name, written raw: \includegraphics cannot take "\_"
+                parts.append("\\begin{figure}[ht]\\centering\n\\includegraphics["
+                             "width=0.85\\textwidth]{" + path + "}\\par\n{\\small\\textbf{"
+                             + t(figs[name].title) + ".} " + t(figs[name].caption)
+                             + "\\par}\n\\end{figure}\n")
+    return "".join(parts)
+
+
+_TEX_PREAMBLE = (
+    "\\documentclass[10pt]{article}\n\\usepackage[utf8]{inputenc}\n\\usepackage{graphicx}\n"
+    "\\sloppy\n\\setlength{\\parindent}{0pt}\n"
+    "\\addtolength{\\textwidth}{3cm}\n\\addtolength{\\oddsidemargin}{-1.5cm}\n"
+    "\\title{symnorm precision audit}\n\\date{}\n\\begin{document}\n\\maketitle\n")
+
+
 def _num(x: float) -> Any:
     return x if math.isfinite(x) else ("nan" if math.isnan(x) else "inf")
 
@@ -419,6 +462,9 @@ def rows_csv(result: PrecisionResult) -> str:
     return buf.getvalue()
 
 
+#: The files a study writes next to ``figures/``.
+REPORT_FILES = ("precision.md", "precision.html", "precision.tex", "precision.json",
+                "precision.csv")
 _CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
         "base-uri 'none'; form-action 'none'")
 _CSS = ("body{font:15px/1.5 system-ui,sans-serif;color:#1f2937;max-width:72rem;margin:0 auto;"
@@ -431,9 +477,9 @@ _CSS = ("body{font:15px/1.5 system-ui,sans-serif;color:#1f2937;max-width:72rem;m
 
 def write_precision_report(result: PrecisionResult, outdir: Path | str | OutputDir,
                            progress: Callable[[str], None] | None = None) -> dict[str, Path]:
-    """Write precision.{md,html,json,csv} and figures/*.{svg,png,csv}; return the paths."""
+    """Write precision.{md,html,tex,json,csv} and figures/*.{svg,png,csv}; return the paths."""
     out = outdir if isinstance(outdir, OutputDir) else OutputDir(outdir)
-    for name in ("precision.md", "precision.html", "precision.json", "precision.csv"):
+    for name in REPORT_FILES:
         out.check(name)
     out.check("figures", folder=True)
     written: dict[str, Path] = {}
@@ -459,6 +505,8 @@ def write_precision_report(result: PrecisionResult, outdir: Path | str | OutputD
     written["precision.json"] = out.write_text(
         "precision.json", json.dumps({"precision": json_section(result, files)}, indent=2,
                                      ensure_ascii=False, allow_nan=False) + "\n")
+    written["precision.tex"] = out.write_text(
+        "precision.tex", _TEX_PREAMBLE + latex_section(result, files) + "\\end{document}\n")
     written["precision.csv"] = out.write_text("precision.csv", rows_csv(result))
     return written
 

@@ -4,7 +4,7 @@
     symnorm precision --dtypes float32 --methods one-pass,welford --n 256 -o out
     symnorm precision --json --no-files               # one JSON object on stdout
 
-Prints the headline and the tables; writes precision.{html,md,json,csv} and figures/ into
+Prints the headline and the tables; writes precision.{html,md,tex,json,csv} and figures/ into
 ``-o`` (default ``./symnorm-precision``).  Exit 0 once the study ran (the study measures, it
 does not judge), 2 on a bad argument.
 """
@@ -95,7 +95,12 @@ def _rational(option: str, text: str) -> Fraction:
 
 def run(args: argparse.Namespace) -> int:
     from ..audit.precision import StudyParams, run_study
-    from ..audit.precision_report import json_section, render_text, write_precision_report
+    from ..audit.precision_report import (
+        REPORT_FILES,
+        json_section,
+        render_text,
+        write_precision_report,
+    )
 
     params = StudyParams(
         dtypes=_names("--dtypes", args.dtypes), accumulate=args.accumulate,
@@ -110,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_files:
         from ..safeio import OutputDir
         out = OutputDir(args.out)
-        for name in ("precision.md", "precision.html", "precision.json", "precision.csv"):
+        for name in REPORT_FILES:
             out.check(name)
         out.check("figures", folder=True)
     progress = None
