@@ -22,7 +22,7 @@ COMMANDS = {
     "check": "check the claims of derivation documents",
     "report": "write a derivation report (HTML, Markdown, LaTeX, JSON, figures)",
     "zoo": "table of the normalization family: axes, group sizes, batch coupling",
-    "precision": "variance and normalized outputs in float16/bfloat16/float32, measured exactly",
+    "precision": "variance and outputs in float16/bfloat16/float32 against an exact reference",
 }
 
 

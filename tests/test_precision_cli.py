@@ -154,3 +154,31 @@ def test_the_installed_command_refuses_without_a_traceback(tmp_path: Path) -> No
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("symnorm precision: error: unknown dtype 'int8' "
                                    "(accepted: float16, bfloat16, float32, float64)")
+
+
+@pytest.mark.parametrize("params", [
+    {},
+    {"dtypes": ("bfloat16",), "accumulate": "same", "methods": ("welford", "torch"),
+     "ratios": (), "spread": "1/3", "eps": "1/7", "eps_values": (), "constants": (),
+     "include_51102": False, "n": 17, "samples": 3, "seed": 9, "dps": 40},
+    {"ratios": ("1", "2000/3"), "eps_spread": "1e-9", "constants": ("1/1000", "7")},
+])
+def test_the_printed_command_reruns_the_same_study(params: dict) -> None:
+    from fractions import Fraction
+
+    from symnorm.audit.precision import PrecisionResult, StudyParams
+    from symnorm.audit.precision_report import reproduce
+    from symnorm.cli import build_parser
+    from symnorm.commands.precision import params_from_args
+
+    rational = {"ratios", "spread", "eps", "eps_values", "eps_spread", "constants"}
+
+    def exact(k: str, v):
+        if k not in rational:
+            return v
+        return tuple(Fraction(x) for x in v) if isinstance(v, tuple) else Fraction(v)
+    p = StudyParams(**{k: exact(k, v) for k, v in params.items()})
+    line = reproduce(PrecisionResult(p, [], []))
+    words = line.split()
+    assert words[:2] == ["symnorm", "precision"]
+    assert params_from_args(build_parser().parse_args(words[1:])) == p

@@ -341,10 +341,13 @@ def reproduce(result: PrecisionResult) -> str:
         return ",".join(short(x) if isinstance(x, F) else str(x) for x in xs)
     words = ["symnorm precision", f"--dtypes {lst(p.dtypes)}", f"--accumulate {p.accumulate}",
              f"--methods {lst(p.methods)}", f"--n {p.n}", f"--samples {p.samples}",
-             f"--seed {p.seed}"]
+             f"--seed {p.seed}", f"--dps {p.dps}"]
     if p.ratios:
         words.append(f"--ratios {lst(p.ratios)}")
-    words += [f"--spread {short(p.spread)}", f"--eps {short(p.eps)}"]
+    else:
+        words.append("--ratios none")
+    words += [f"--spread {short(p.spread)}", f"--eps {short(p.eps)}",
+              f"--eps-spread {short(p.eps_spread)}"]
     words.append(f"--eps-values {lst(p.eps_values)}" if p.eps_values else "--eps-values none")
     words.append(f"--constants {lst(p.constants)}" if p.constants else "--constants none")
     if not p.include_51102:

@@ -15,10 +15,14 @@ import argparse
 import json
 import sys
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..errors import SymnormError
 
-__all__ = ["add_arguments", "run"]
+if TYPE_CHECKING:
+    from ..audit.precision import StudyParams
+
+__all__ = ["add_arguments", "params_from_args", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,16 +97,11 @@ def _rational(option: str, text: str) -> Fraction:
         raise SymnormError(f"{option}: {exc}") from None
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..audit.precision import StudyParams, run_study
-    from ..audit.precision_report import (
-        REPORT_FILES,
-        json_section,
-        render_text,
-        write_precision_report,
-    )
+def params_from_args(args: argparse.Namespace) -> StudyParams:
+    """The study the command line asks for (values checked by ``StudyParams.check``)."""
+    from ..audit.precision import StudyParams
 
-    params = StudyParams(
+    return StudyParams(
         dtypes=_names("--dtypes", args.dtypes), accumulate=args.accumulate,
         methods=_names("--methods", args.methods),
         ratios=_rationals("--ratios", args.ratios), spread=_rational("--spread", args.spread),
@@ -110,6 +109,18 @@ def run(args: argparse.Namespace) -> int:
         eps_spread=_rational("--eps-spread", args.eps_spread),
         constants=_rationals("--constants", args.constants), include_51102=not args.no_51102,
         n=args.n, samples=args.samples, seed=args.seed, dps=args.dps)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..audit.precision import run_study
+    from ..audit.precision_report import (
+        REPORT_FILES,
+        json_section,
+        render_text,
+        write_precision_report,
+    )
+
+    params = params_from_args(args)
     params.check()  # refuse bad values before any file or folder is touched
     out = None
     if not args.no_files:
