@@ -289,6 +289,8 @@ def test_configs_pair_narrow_formats_with_float32_arithmetic() -> None:
     ({"eps_values": (F(-1),)}, "(got -1)"),
     ({"constants": (F(10**5),)}, "--constants values must lie in [1e-3, 1e4]"),
     ({"ratios": (F(10), F(10))}, "--ratios lists a value twice"),
+    ({"dtypes": ("float16", "float16")}, "--dtypes lists a value twice"),
+    ({"methods": ("welford", "welford")}, "--methods lists a value twice"),
     ({"accumulate": "float64"}, "--accumulate must be same, float32 or both"),
     ({"n": 65536, "samples": 1000}, "above the limit"),
     ({"dps": 5}, "--dps must lie in [15, 200] (got 5)"),

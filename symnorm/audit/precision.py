@@ -220,7 +220,8 @@ class StudyParams:
             need(F(1, 1000) <= c <= 10**4, f"--constants values must lie in [1e-3, 1e4] "
                  f"(got {short(c)})")
         for what, values in (("--ratios", self.ratios), ("--eps-values", self.eps_values),
-                             ("--constants", self.constants)):
+                             ("--constants", self.constants), ("--dtypes", self.dtypes),
+                             ("--methods", self.methods)):
             need(len(set(values)) == len(values), f"{what} lists a value twice")
             need(len(values) <= 16, f"{what} takes at most 16 values (got {len(values)})")
         work = (len(configs(self.dtypes, self.accumulate)) * len(cases(self))
