@@ -30,6 +30,7 @@ from ..safetext import LABEL_CHARS
 from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "MAX_DPS",
     "MEMORY_LIMIT",
     "MIN_DPS",
@@ -42,6 +43,9 @@ __all__ = [
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
 MIN_DPS, MAX_DPS = 30, 1000
 MAX_TIMEOUT = 3600.0
+#: The default wall-clock limit per claim: over 10x the slowest claim of ``derivations/`` and
+#: of the soundness corpora (docs/engines.md), so that no verdict there depends on load.
+DEFAULT_TIMEOUT = 60.0
 #: Figures drawn per document; further figure statements are errors.
 MAX_FIGURES = 12
 
@@ -125,7 +129,7 @@ def _check_args(timeout: float, dps: int) -> None:
                          f"(got {timeout})")
 
 
-def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
+def check_parsed(doc: Document, *, timeout: float = DEFAULT_TIMEOUT, dps: int = 50,
                  only: str | None = None, sandbox: bool = True,
                  progress: Progress | None = None) -> DocumentResult:
     """Decide every claim of a parsed document (or only the one labelled ``only``)."""
@@ -200,7 +204,7 @@ def _expired(exc: Exception) -> str:
     return f"exit code {code}" if code is not None else str(exc)
 
 
-def check_document(path: str | Path, *, timeout: float = 20.0, dps: int = 50,
+def check_document(path: str | Path, *, timeout: float = DEFAULT_TIMEOUT, dps: int = 50,
                    only: str | None = None, sandbox: bool = True,
                    progress: Progress | None = None) -> DocumentResult:
     """Check one derivation document from disk."""
