@@ -1,7 +1,8 @@
 """The verdict logic: which engines run on a claim, and what their answers mean.
 
-For ``==``: the any-d engine first; a proof there is cross-checked by the explicit engine at
-small d and by the numeric engine, and a disagreement is an internal error, never a pass.
+For ``==``: the any-d engine first; a proof there is cross-checked by the numeric engine
+(and, when no numeric point agreed, by the explicit engine at small d), and a disagreement
+is an internal error, never a pass.
 Without a general proof: a numeric counterexample refutes; exact proofs at d = 2..8 give
 ``proved-for``; numeric agreement alone gives ``confirmed``.  ``!=`` is proved by a
 witness and refuted by a proof of identity.  Inequalities are decided numerically.
