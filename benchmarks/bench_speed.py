@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+PAPER = ROOT / "derivations" / "paper.md"
 
 NUMERIC_256 = (
     "import random, time, sympy\n"
@@ -67,7 +68,9 @@ def _run(tree: Path, args: list[str]) -> tuple[tuple[float, float], str]:
     env = dict(os.environ, PYTHONPATH=str(tree))
     c = _children_cpu()
     t = time.monotonic()
-    p = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+    # run from the tree itself: Python puts the working folder first on sys.path, before
+    # PYTHONPATH (and an editable install of this checkout)
+    p = subprocess.run([sys.executable, *args], cwd=tree, env=env, capture_output=True,
                        text=True, check=False)
     took = (time.monotonic() - t, _children_cpu() - c)
     if p.returncode not in (0, 1):
@@ -78,7 +81,7 @@ def _run(tree: Path, args: list[str]) -> tuple[tuple[float, float], str]:
 def _one(name: str, tree: Path, tmp: Path) -> tuple[tuple[float, float], dict]:
     extra: dict = {}
     if name == "check":
-        took, out = _run(tree, ["-m", "symnorm", "check", "derivations/", "--json"])
+        took, out = _run(tree, ["-m", "symnorm", "check", str(ROOT / "derivations"), "--json"])
         claims = json.loads(out)["claims"]
         slow = max(claims, key=lambda v: v.get("seconds") or 0)
         extra["slowest"] = f"{slow['label']} {slow['seconds']} s"
@@ -86,12 +89,12 @@ def _one(name: str, tree: Path, tmp: Path) -> tuple[tuple[float, float], dict]:
                                    for v in claims)
         return took, extra
     if name == "paper":
-        return _run(tree, ["-m", "symnorm", "check", "derivations/paper.md"])[0], extra
+        return _run(tree, ["-m", "symnorm", "check", str(PAPER)])[0], extra
     if name == "derive":
         return _run(tree, ["-m", "symnorm", "derive"])[0], extra
     if name == "report":
         where = tmp / f"report-{tree.name}"
-        return _run(tree, ["-m", "symnorm", "report", "derivations/paper.md", "-o",
+        return _run(tree, ["-m", "symnorm", "report", str(PAPER), "-o",
                            str(where)])[0], extra
     code = {"explicit64": EXPLICIT_64, "numeric256": NUMERIC_256}[name]
     _, out = _run(tree, ["-c", code])
@@ -115,6 +118,11 @@ def main() -> None:
         archive = subprocess.run(["git", "archive", args.baseline, "symnorm"], cwd=ROOT,
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        probe = "import symnorm; print(symnorm.__file__)"
+        for tree in (ROOT, base):
+            where = _run(tree, ["-c", probe])[1].strip()
+            if not where.startswith(str(tree)):
+                raise SystemExit(f"{tree} imports symnorm from {where}")
         print(f"{'target':<46} {'limit':>5} {'now wall (CPU)':>16} "
               f"{'baseline wall (CPU)':>20} {'ratio wall (CPU)':>17}")
         for n in names:
