@@ -1,7 +1,8 @@
 """The verdict logic: which engines run on a claim, and what their answers mean.
 
-For ``==``: the any-d engine first; a proof there is cross-checked by the explicit engine at
-small d and by the numeric engine, and a disagreement is an internal error, never a pass.
+For ``==``: the any-d engine first; a proof there is cross-checked by the numeric engine
+(and, when no numeric point agreed, by the explicit engine at small d), and a disagreement
+is an internal error, never a pass.
 Without a general proof: a numeric counterexample refutes; exact proofs at d = 2..8 give
 ``proved-for``; numeric agreement alone gives ``confirmed``.  ``!=`` is proved by a
 witness and refuted by a proof of identity.  Inequalities are decided numerically.
@@ -359,7 +360,14 @@ def _explicit_dims(claim: PreparedClaim, rel: Relation, ds, deadline: float) -> 
 
 
 def _cross_check(claim: PreparedClaim, rel: Relation, num: _Numeric, dims, deadline) -> None:
-    """A general proof must survive the explicit engine at small d and the numeric engine."""
+    """A general proof must survive the explicit engine at small d and the numeric engine.
+
+    Its sample points are seeded by the claim's context (names, assumptions, hypotheses, d),
+    not its label, so claims of one document that share a context share points, and the
+    numeric engine evaluates each Jacobian there once for all of them (its cache is keyed
+    by the expanded expression, d, the point's values and the precision).
+    """
+    num.rng = random.Random(_context_seed(claim))
     agree, differ, unclear = num.run(rel, dims[:3], per_d=1)
     if not (agree or differ or unclear):
         agree, differ, unclear = num.run(rel, dims, per_d=3)
@@ -370,6 +378,8 @@ def _cross_check(claim: PreparedClaim, rel: Relation, num: _Numeric, dims, deadl
         raise InternalError(
             f"engines disagree on claim {claim.label!r}: the any-d engine proved it but the "
             f"numeric engine found a difference at {num.counterexample}")
+    if agree:
+        return  # the explicit engine's answer below matters only when no point agreed
     small = [d for d in dims[:2]]
     for d in small:
         if time.monotonic() > deadline:
@@ -382,6 +392,14 @@ def _cross_check(claim: PreparedClaim, rel: Relation, num: _Numeric, dims, deadl
             raise InternalError(
                 f"engines disagree on claim {claim.label!r}: proved for every d, but the "
                 f"explicit engine could not prove it at d = {d} and no numeric point agreed")
+
+
+def _context_seed(claim: PreparedClaim) -> int:
+    """A seed from what a sample point depends on: the claim's names, assumptions,
+    hypotheses and fixed d (never its label or relation, nor where the file lies)."""
+    return zlib.crc32("\n".join(["context", ",".join(claim.scalars), ",".join(claim.vectors),
+                                 ",".join(claim.matrices), *map(str, claim.given),
+                                 *map(str, claim.assumptions), str(claim.d_value)]).encode())
 
 
 def _unneeded_assumptions(claim: PreparedClaim) -> list[str]:

@@ -30,6 +30,7 @@ from ..safetext import LABEL_CHARS
 from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "MAX_DPS",
     "MEMORY_LIMIT",
     "MIN_DPS",
@@ -42,6 +43,9 @@ __all__ = [
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
 MIN_DPS, MAX_DPS = 30, 1000
 MAX_TIMEOUT = 3600.0
+#: The default wall-clock limit per claim: over 10x the slowest claim of ``derivations/`` and
+#: of the soundness corpora (docs/engines.md), so that no verdict there depends on load.
+DEFAULT_TIMEOUT = 60.0
 #: Figures drawn per document; further figure statements are errors.
 MAX_FIGURES = 12
 
@@ -125,10 +129,18 @@ def _check_args(timeout: float, dps: int) -> None:
                          f"(got {timeout})")
 
 
-def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
+def check_parsed(doc: Document, *, timeout: float = DEFAULT_TIMEOUT, dps: int = 50,
                  only: str | None = None, sandbox: bool = True,
                  progress: Progress | None = None) -> DocumentResult:
     """Decide every claim of a parsed document (or only the one labelled ``only``)."""
+    return _start(doc, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
+                  progress=progress)()
+
+
+def _start(doc: Document, *, timeout: float, dps: int, only: str | None, sandbox: bool,
+           progress: Progress | None, pool=None) -> Callable[[], DocumentResult]:
+    """Schedule a document's claims (on ``pool`` when given, so that several documents
+    share the workers) and return the function that collects its result."""
     _check_args(timeout, dps)
     t0 = time.monotonic()
     claims = [c for c in doc.scope.claims if only is None or c.label == only]
@@ -143,48 +155,63 @@ def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
     if only is not None:
         errors = [e for e in errors if e.label == only]
         defined = [v for v in defined if v.label == only]
-    results: dict[int, Verdict] = {}
-    if sandbox and claims:
-        results = _run_pool(claims, dps, timeout, progress)
-    else:
-        for i, c in enumerate(claims):
-            results[i] = _work(c, dps, timeout)
+    futures = None
+    if sandbox and claims and pool is not None:
+        futures = _schedule(pool, claims, dps, timeout)
+
+    def collect() -> DocumentResult:
+        results: dict[int, Verdict] = {}
+        if futures is not None:
+            results = _collect(claims, futures, timeout, progress)
+        elif sandbox and claims:
+            results = _run_pool(claims, dps, timeout, progress)
+        else:
+            for i, c in enumerate(claims):
+                results[i] = _work(c, dps, timeout)
+                if progress:
+                    progress(results[i])
+        for e in errors + defined:
             if progress:
-                progress(results[i])
-    for e in errors + defined:
-        if progress:
-            progress(e)
-    verdicts = [results[i] for i in range(len(claims))] + errors + defined
-    verdicts.sort(key=lambda v: (v.line, v.column, v.label))
-    return DocumentResult(doc.path, verdicts, figures[:MAX_FIGURES],
-                          round(time.monotonic() - t0, 3))
+                progress(e)
+        verdicts = [results[i] for i in range(len(claims))] + errors + defined
+        verdicts.sort(key=lambda v: (v.line, v.column, v.label))
+        return DocumentResult(doc.path, verdicts, figures[:MAX_FIGURES],
+                              round(time.monotonic() - t0, 3))
+    return collect
+
+
+def _schedule(pool, claims: list[PreparedClaim], dps: int, timeout: float) -> list:
+    return [pool.schedule(_work, args=(c, dps, timeout), timeout=timeout + 1) for c in claims]
 
 
 def _run_pool(claims: list[PreparedClaim], dps: int, timeout: float,
               progress: Progress | None) -> dict[int, Verdict]:
-    from pebble import ProcessExpired
-    results: dict[int, Verdict] = {}
     workers = max(1, min(2, len(claims)))
     with sandbox_pool(workers) as pool:
-        futures = [pool.schedule(_work, args=(c, dps, timeout), timeout=timeout + 1)
-                   for c in claims]
-        for i, (c, fut) in enumerate(zip(claims, futures)):
-            try:
-                v = fut.result()
-            except FutureTimeout:
-                v = _verdict(c, UNDECIDED, f"time limit of {timeout:g} s exceeded")
-                v.seconds = timeout
-            except ProcessExpired as exc:
-                v = _verdict(c, UNDECIDED, f"the worker was stopped ({_expired(exc)}); "
-                             "the claim exceeded the memory limit or crashed it")
-            except (MemoryError, RecursionError):
-                v = _verdict(c, UNDECIDED, "the claim exceeded the recursion or memory limit")
-            except Exception as exc:  # noqa: BLE001 - a worker failure must not stop the run
-                v = _verdict(c, ERROR, f"INTERNAL ERROR (a bug in symnorm, please report): "
-                             f"{type(exc).__name__}: {exc}")
-            results[i] = v
-            if progress:
-                progress(v)
+        return _collect(claims, _schedule(pool, claims, dps, timeout), timeout, progress)
+
+
+def _collect(claims: list[PreparedClaim], futures: list, timeout: float,
+             progress: Progress | None) -> dict[int, Verdict]:
+    from pebble import ProcessExpired
+    results: dict[int, Verdict] = {}
+    for i, (c, fut) in enumerate(zip(claims, futures)):
+        try:
+            v = fut.result()
+        except FutureTimeout:
+            v = _verdict(c, UNDECIDED, f"time limit of {timeout:g} s exceeded")
+            v.seconds = timeout
+        except ProcessExpired as exc:
+            v = _verdict(c, UNDECIDED, f"the worker was stopped ({_expired(exc)}); "
+                         "the claim exceeded the memory limit or crashed it")
+        except (MemoryError, RecursionError):
+            v = _verdict(c, UNDECIDED, "the claim exceeded the recursion or memory limit")
+        except Exception as exc:  # noqa: BLE001 - a worker failure must not stop the run
+            v = _verdict(c, ERROR, f"INTERNAL ERROR (a bug in symnorm, please report): "
+                         f"{type(exc).__name__}: {exc}")
+        results[i] = v
+        if progress:
+            progress(v)
     return results
 
 
@@ -200,20 +227,26 @@ def _expired(exc: Exception) -> str:
     return f"exit code {code}" if code is not None else str(exc)
 
 
-def check_document(path: str | Path, *, timeout: float = 20.0, dps: int = 50,
+def check_document(path: str | Path, *, timeout: float = DEFAULT_TIMEOUT, dps: int = 50,
                    only: str | None = None, sandbox: bool = True,
                    progress: Progress | None = None) -> DocumentResult:
     """Check one derivation document from disk."""
+    return _start_path(path, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
+                       progress=progress)()
+
+
+def _start_path(path: str | Path, pool=None, **kwargs) -> Callable[[], DocumentResult]:
     try:
         doc = read_document(path)
     except SourceError as exc:
-        return DocumentResult(str(path), [_error_verdict(None, exc)])
+        failed = DocumentResult(str(path), [_error_verdict(None, exc)])
+        return lambda: failed
     except LimitError as exc:
-        return DocumentResult(str(path), [Verdict(file=str(path), line=1, label="document",
-                                                  statement="", status=ERROR,
-                                                  message=str(exc))])
-    return check_parsed(doc, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
-                        progress=progress)
+        failed = DocumentResult(str(path), [Verdict(file=str(path), line=1, label="document",
+                                                    statement="", status=ERROR,
+                                                    message=str(exc))])
+        return lambda: failed
+    return _start(doc, pool=pool, **kwargs)
 
 
 def check_text(text: str, file: str = "<text>", **kwargs) -> DocumentResult:
@@ -239,6 +272,31 @@ def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-def check_paths(paths: Iterable[str | Path], **kwargs) -> list[DocumentResult]:
-    """Check every document under ``paths``."""
-    return [check_document(p, **kwargs) for p in collect_paths(paths)]
+def check_paths(paths: Iterable[str | Path], *, timeout: float = DEFAULT_TIMEOUT,
+                dps: int = 50, only: str | None = None, sandbox: bool = True,
+                progress: Progress | None = None) -> list[DocumentResult]:
+    """Check every document under ``paths``.
+
+    With several documents, one pool of workers decides the claims of all of them: every
+    document is parsed and its claims scheduled first, then the results are collected in
+    order (both cores stay busy across documents, and each worker keeps its caches). A
+    document's ``seconds`` is then the wall time from the previous document's result to its
+    own, so that the figures add up to the run's wall time.
+    """
+    _check_args(timeout, dps)
+    files = collect_paths(paths)
+    kwargs = {"timeout": timeout, "dps": dps, "only": only, "sandbox": sandbox,
+              "progress": progress}
+    if not sandbox or len(files) < 2:
+        return [check_document(p, **kwargs) for p in files]
+    out: list[DocumentResult] = []
+    with sandbox_pool(2) as pool:
+        pending = [_start_path(p, pool=pool, **kwargs) for p in files]
+        last = time.monotonic()
+        for collect in pending:
+            r = collect()
+            now = time.monotonic()
+            r.seconds = round(now - last, 3)
+            last = now
+            out.append(r)
+    return out

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from ..check.run import check_paths
+from ..check.run import DEFAULT_TIMEOUT, check_paths
 from ..check.verdict import STATUSES, check_payload, exit_code, summarize
 from ..safetext import reproduce_command, visible
 
@@ -21,8 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="derivation documents (.md) or folders of them")
     parser.add_argument("--only", metavar="LABEL", help="check only the claim with this label")
-    parser.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
-                        help="wall-clock limit per claim (default 20)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"wall-clock limit per claim (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--dps", type=int, default=50,
                         help="decimal digits of the numeric engine (default 50, 30..1000)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

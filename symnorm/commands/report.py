@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..check.run import DEFAULT_TIMEOUT
 from ..errors import SymnormError
 
 __all__ = ["add_arguments", "run"]
@@ -21,8 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "default: the built-in paper derivation")
     parser.add_argument("-o", "--out", default="symnorm-report", metavar="OUTDIR",
                         help="output directory (default: ./symnorm-report)")
-    parser.add_argument("--timeout", type=float, default=20.0,
-                        help="wall-clock seconds per claim (default 20)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                        help=f"wall-clock seconds per claim (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--dps", type=int, default=50,
                         help="decimal digits for numeric evidence (default 50)")
     parser.add_argument("--only", metavar="LABEL", help="report only the claim LABEL")

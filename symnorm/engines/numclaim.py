@@ -124,7 +124,27 @@ class _Eval(TreeEvaluator):
         return self._jacobian(body, var)
 
     def _jacobian(self, body: Expr, var: str):
-        """Central differences with Richardson extrapolation, at the current precision."""
+        """Central differences with Richardson extrapolation, at the current precision.
+
+        The result is shared by every claim a worker process decides (``_JACOBIANS``): the
+        key is everything the value depends on -- the expanded body (structural equality),
+        the variable, d, every value of the point, the working precision -- and nested
+        derivatives (values held in ``over``) are never shared.
+        """
+        key = None
+        if not self.over:
+            key = (body, var, self.d, _frozen(self.point.values), mpmath.mp.prec)
+            hit = _JACOBIANS.get(key)
+            if hit is not None:
+                return hit.copy() if isinstance(hit, mpmath.matrix) else hit
+        out = self._differences(body, var)
+        if key is not None:
+            if len(_JACOBIANS) >= _JACOBIAN_CACHE_SIZE:
+                _JACOBIANS.pop(next(iter(_JACOBIANS)))
+            _JACOBIANS[key] = out.copy() if isinstance(out, mpmath.matrix) else out
+        return out
+
+    def _differences(self, body: Expr, var: str):
         base = self.over.get(var, self.mp(self.point.values[var]))
         prec_digits = mpmath.mp.dps
         h0 = mpmath.mpf(10) ** (-(prec_digits // 16 + 2))
@@ -166,6 +186,19 @@ class _Eval(TreeEvaluator):
         for j, c in enumerate(cols):
             out[0, j] = c
         return out
+
+
+#: Jacobians at sample points, shared by the claims one worker process decides (a
+#: document's claims use the same maps at the same cross-check points); oldest dropped first
+_JACOBIANS: dict[tuple, object] = {}
+_JACOBIAN_CACHE_SIZE = 512
+
+
+def _frozen(values: dict) -> tuple:
+    """A point's values as a hashable key (exact: Fractions or exact SymPy numbers)."""
+    def one(v):
+        return tuple(one(x) for x in v) if isinstance(v, list) else (type(v).__name__, v)
+    return tuple(sorted((k, one(v)) for k, v in values.items()))
 
 
 def _check_differentiable(at, base, direction, h) -> None:
@@ -264,7 +297,9 @@ def literal_digits(rel: Relation) -> int:
 
 def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Outcome:
     """Compare both sides at ``dps`` and ``dps + EXTRA`` digits (see module docstring)."""
-    dps += literal_digits(rel)
+    # raised by the literals' digits, then up to a multiple of EXTRA: claims of a document
+    # then evaluate at the same precisions and share their Jacobians (more digits never hurt)
+    dps = -(-(dps + literal_digits(rel)) // EXTRA) * EXTRA
     if dps > 4 * MAX_DPS:
         return Outcome("unclear", 0.0, "", "", float("nan"))
     lhs, rhs = evaluate_relation(claim, rel, point, dps)
@@ -278,7 +313,8 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
     dps += extra
     results = []
     for p in (dps, dps + EXTRA):
-        lhs, rhs = evaluate_relation(claim, rel, point, p)
+        if p != dps or extra:  # at extra == 0 the first evaluation is this one: reuse it
+            lhs, rhs = evaluate_relation(claim, rel, point, p)
         with mpmath.workdps(2 * p + 30):
             diff = _norm(_sub(lhs, rhs))
             mag = max(_norm(lhs), _norm(rhs))

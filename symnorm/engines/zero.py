@@ -19,9 +19,41 @@ False
 
 from __future__ import annotations
 
+import os
+from functools import reduce
+
 import sympy as sp
 
-__all__ = ["Radicals", "is_zero"]
+__all__ = ["Radicals", "factor_list", "is_zero"]
+
+
+def factor_list(e: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]]:
+    """``sp.factor_list(e)``, through python-flint's ``fmpz_mpoly.factor`` when ``e`` is a
+    polynomial with rational coefficients in plain symbols (SymPy's multivariate factoring
+    took seconds on the radicands of BatchNorm claims at d = 3). Any factorization is
+    correct for the callers (they use ``e == coeff * prod f**m`` only); flint's is checked
+    by multiplying it out in flint. ``SYMNORM_POLYS=sympy`` or no flint: SymPy's."""
+    if os.environ.get("SYMNORM_POLYS", "auto") == "sympy":
+        return sp.factor_list(e)
+    try:
+        import flint
+        p = sp.Poly(e)
+    except (ImportError, sp.PolynomialError, sp.GeneratorsNeeded):
+        return sp.factor_list(e)
+    if p.domain not in (sp.ZZ, sp.QQ) or not all(g.is_Symbol for g in p.gens):
+        return sp.factor_list(e)
+    den, p = p.clear_denoms(convert=True)
+    gens = p.gens
+    ctx = flint.fmpz_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(gens))), "lex")
+    poly = ctx.from_dict({k: int(c) for k, c in p.as_dict().items()})
+    c, facs = poly.factor()
+    if reduce(lambda a, b: a * b, (f ** m for f, m in facs), ctx.constant(c)) != poly:
+        return sp.factor_list(e)  # pragma: no cover - flint's factorization is exact
+
+    def expr(f) -> sp.Expr:
+        return sp.Add(*[int(k) * sp.Mul(*[g ** n for g, n in zip(gens, mon)])
+                        for mon, k in f.to_dict().items()])
+    return sp.Rational(int(c), int(den)), [(expr(f), int(m)) for f, m in facs]
 
 
 class Radicals:
@@ -67,7 +99,7 @@ class Radicals:
         known: list[tuple[sp.Expr, int]] = []
         rest = num
         if den == 1 and sp.count_ops(num) < 400:
-            coeff, factors = sp.factor_list(num)
+            coeff, factors = factor_list(num)
             rest = coeff
             for f, m in factors:
                 if f.is_nonnegative or f.is_positive:
