@@ -37,8 +37,9 @@ def factor_list(e: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]]:
         return sp.factor_list(e)
     try:
         import flint
+        flint.fmpz_mpoly_ctx.get  # python-flint >= 0.7
         p = sp.Poly(e)
-    except (ImportError, sp.PolynomialError, sp.GeneratorsNeeded):
+    except (ImportError, AttributeError, sp.PolynomialError, sp.GeneratorsNeeded):
         return sp.factor_list(e)
     if p.domain not in (sp.ZZ, sp.QQ) or not all(g.is_Symbol for g in p.gens):
         return sp.factor_list(e)
