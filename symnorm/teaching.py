@@ -33,7 +33,7 @@ from .check.run import check_text
 from .check.verdict import PROVED, STATUSES, Verdict
 from .errors import SymnormError
 from .family.apply import forward
-from .spec import as_rational, batch_norm, group_norm, layer_norm
+from .spec import as_rational, batch_norm, group_norm, layer_norm, rms_norm
 
 __all__ = [
     "ClaimsNotAsExpected",
@@ -45,6 +45,10 @@ __all__ = [
     "plot_centering_plane",
     "plot_eps_grid",
     "plot_jacobian_action",
+    "plot_momentum",
+    "plot_post_norm_gain",
+    "plot_rms_vs_layer_norm",
+    "plot_train_vs_eval",
     "plot_norm_vs_scale",
     "plot_pair_flip",
     "plot_plane_outputs",
@@ -94,11 +98,13 @@ class Claims:
 
     def _repr_html_(self) -> str:
         e = html.escape
-        body = "".join(f"<tr><td><code>{e(lab)}</code></td><td><code>{e(stmt)}</code></td>"
-                       f"<td><b>{e(st)}</b></td><td>{e(sc)}</td></tr>"
+        left = ' style="text-align:left"'
+        body = "".join(f"<tr><td{left}><code>{e(lab)}</code></td>"
+                       f"<td{left}><code>{e(stmt)}</code></td>"
+                       f"<td{left}><b>{e(st)}</b></td><td{left}>{e(sc)}</td></tr>"
                        for lab, stmt, st, sc in self._rows())
-        return ("<table><thead><tr><th>claim</th><th>statement</th><th>status</th>"
-                f"<th>scope</th></tr></thead><tbody>{body}</tbody></table>")
+        head = "".join(f"<th{left}>{h}</th>" for h in ("claim", "statement", "status", "scope"))
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def prove(source: str, *, expect: str | Iterable[str] = PROVED, timeout: float = 20.0,
@@ -321,6 +327,40 @@ def plot_eps_grid(eps_values: Sequence[Any] = (0, "1/10", 1),
     return finish(fig)
 
 
+def plot_rms_vs_layer_norm(eps: Any = 0, n: int = 150, seed: int = 1) -> Figure:
+    """Outputs of LayerNorm and RMSNorm (d = 3) for the same random inputs, in 3-D.
+
+    LayerNorm's lie on the circle of radius sqrt(3) in the plane ``1^T c = 0``; RMSNorm's,
+    with no centering, spread over the whole sphere of radius sqrt(3) (eps = 0).
+    """
+    eps_r = as_rational(eps, "eps")
+    ln, rms = layer_norm(3, eps_r), rms_norm(3, eps_r)
+    fig, (ax,) = new_figure(width=7, height=6, projection="3d")
+    t = np.linspace(0, 2 * np.pi, 100)
+    p, q = np.meshgrid(t, np.linspace(0, np.pi, 50))
+    r = np.sqrt(3)
+    ax.plot_wireframe(r * np.cos(p) * np.sin(q), r * np.sin(p) * np.sin(q), r * np.cos(q),
+                      color="grey", lw=0.3, alpha=0.5, rstride=5, cstride=5,
+                      label="sphere of radius √3")
+    lo, rs = [], []
+    for x in _plane_points(n, seed):
+        if len(set(x)) == 1:
+            continue
+        with mpmath.workdps(30):
+            lo.append([float(v) for v in forward(ln, x, backend="mpmath", dps=30).y])
+            rs.append([float(v) for v in forward(rms, x, backend="mpmath", dps=30).y])
+    lo_a, rs_a = np.array(lo), np.array(rs)
+    ax.scatter(*rs_a.T, s=10, color="tab:orange", label="RMSNorm outputs (no centering)")
+    ax.scatter(*lo_a.T, s=10, color="tab:blue", label="LayerNorm outputs (in 1ᵀc = 0)")
+    ax.set_title(f"Same inputs, eps = {eps_r}: LayerNorm's circle vs RMSNorm's sphere")
+    ax.set_xlabel("coordinate 1 (output units)")
+    ax.set_ylabel("coordinate 2 (output units)")
+    ax.set_zlabel("coordinate 3 (output units)")
+    ax.set_box_aspect((1, 1, 1))
+    ax.legend(loc="upper left", fontsize=8)
+    return finish(fig)
+
+
 def _j_and_basis(x: Sequence[Any], eps: Any) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     from .layer import layer_norm as layer
     ln = layer(len(x), eps)
@@ -499,3 +539,103 @@ def plot_shared_statistics(specs: dict[str, Any], cell: Sequence[int] = (0, 1, 0
                         Patch(color=(0.8, 0.85, 0.9), label="normalized with other statistics"),
                         axes[0].collections[0]], loc="lower center", ncol=3, fontsize=9)
     return finish(fig, rect=(0, 0.08, 1, 1))
+
+
+def _column(values: Sequence[Any]) -> list:
+    """A batch of scalars as an ``N C H W`` tensor with C = H = W = 1."""
+    return [[[[v]]] for v in values]
+
+
+def plot_train_vs_eval(spec: Any = None, batch_size: int = 4, draws: int = 12,
+                       warmup: int = 40, seed: int = 0) -> Figure:
+    """One sample through BatchNorm in training mode (batch statistics) and in eval mode.
+
+    ``spec`` is a BatchNorm spec with running statistics over ``N C H W`` with C = H = W = 1
+    (default: the PyTorch preset with its eps and momentum).  ``warmup`` training batches
+    (values k/4, k in [-4, 12]) fill the running statistics; then the sample 3/2 is drawn with
+    ``draws`` random batches and normalized in both modes.
+    """
+    from .presets import torch as torch_presets
+    if spec is None:
+        spec = torch_presets.batch_norm2d(sizes=f"N={batch_size} C=1 H=1 W=1")
+    rng = np.random.default_rng(seed)
+
+    def mates() -> list[sympy.Rational]:
+        return [sympy.Rational(int(k), 4) for k in rng.integers(-4, 13, size=batch_size - 1)]
+
+    state = None
+    for _ in range(warmup):
+        state = forward(spec, _column([sympy.Rational(3, 2)] + mates()), state=state,
+                        backend="mpmath", dps=30).state
+    train, evals = [], []
+    for _ in range(draws):
+        batch = _column([sympy.Rational(3, 2)] + mates())
+        train.append(float(forward(spec, batch, state=state, backend="mpmath", dps=30)
+                           .y[0][0][0][0]))
+        evals.append(float(forward(spec, batch, train=False, state=state, backend="mpmath",
+                                   dps=30).y[0][0][0][0]))
+    fig, (ax,) = new_figure(width=7, height=4)
+    idx = np.arange(1, draws + 1)
+    ax.plot(idx, train, "o", label=f"train mode (batch statistics): spread "
+            f"{max(train) - min(train):.3f}")
+    ax.plot(idx, evals, "s-", label=f"eval mode (running statistics): spread "
+            f"{max(evals) - min(evals):.3f}")
+    ax.set_title(f"Sample 3/2 in {draws} batches of size {batch_size} ({spec.source or spec.name})")
+    ax.set_xlabel("batch drawn (index)")
+    ax.set_ylabel("BatchNorm output of the sample (dimensionless)")
+    ax.legend(loc="lower right", fontsize=8)
+    return finish(fig)
+
+
+def running_means(spec: Any, steps: int = 60) -> list[float]:
+    """The running mean after each of ``steps`` training batches {0, 2} (batch mean 1)."""
+    state, out = None, []
+    for _ in range(steps):
+        # shape (2, 1, 1, 1): the same nesting in N C H W and N H W C
+        state = forward(spec, _column([0, 2]), state=state).state
+        out.append(float(state.mean[0]))
+    return out
+
+
+def plot_momentum(specs: dict[str, Any], steps: int = 60) -> Figure:
+    """Running mean against the number of training batches, every batch having mean 1.
+
+    ``specs`` maps a legend label to a BatchNorm spec of two samples with one channel and
+    H = W = 1 (any layout), e.g. framework presets.
+    """
+    fig, (ax,) = new_figure(width=7, height=4)
+    for name, spec in specs.items():
+        ax.plot(range(1, steps + 1), running_means(spec, steps), label=name)
+    ax.axhline(1, color="black", ls="--", lw=1, label="the batches' mean (1)")
+    ax.set_title("Running mean from 0 towards the data mean: the momentum convention")
+    ax.set_xlabel("training batches seen (count)")
+    ax.set_ylabel("running mean (input units)")
+    ax.set_ylim(0, 1.1)
+    ax.legend(loc="center right", fontsize=8)
+    return finish(fig)
+
+
+def plot_post_norm_gain(alphas: Sequence[Any] = ("1/2", 1, 2), depth: int = 24) -> Figure:
+    """Gain of the direct (identity) path after L layers: pre-norm 1, post-norm (1+a^2)^(-L/2).
+
+    The per-layer factor is computed, not assumed: LayerNorm (eps = 0) of ``x + a u`` at d = 4
+    with ``x = (-1, -1, 1, 1)`` and ``u = (1, -1, 1, -1)`` (both centred, squared norm d,
+    orthogonal), read off as ``x^T N(x + a u) / d``.
+    """
+    spec = layer_norm(4, 0)
+    x = [-1, -1, 1, 1]
+    u = [1, -1, 1, -1]
+    fig, (ax,) = new_figure(width=7, height=4)
+    layers = np.arange(0, depth + 1)
+    ax.plot(layers, np.ones_like(layers, dtype=float), "k--", label="pre-norm, any a (gain 1)")
+    for a in rationals(alphas):
+        y = forward(spec, [xi + a * ui for xi, ui in zip(x, u)]).y
+        factor = sympy.nsimplify(sum(xi * yi for xi, yi in zip(x, y)) / 4)
+        ax.plot(layers, [float(factor) ** k for k in layers], marker="o", ms=3,
+                label=f"post-norm, a = {a}: factor {factor} per layer")
+    ax.set_yscale("log")
+    ax.set_title(f"The direct residual path over {depth} layers")
+    ax.set_xlabel("layers (count)")
+    ax.set_ylabel("gain of the direct path (dimensionless, log axis)")
+    ax.legend(loc="lower left", fontsize=8)
+    return finish(fig)
