@@ -44,6 +44,8 @@ __all__ = [
     "plot_batch_dependence",
     "plot_centering_plane",
     "plot_eps_grid",
+    "plot_gradient_filter",
+    "gradient_parts",
     "plot_jacobian_action",
     "plot_momentum",
     "plot_post_norm_gain",
@@ -222,7 +224,9 @@ def plot_centering_plane(points: Sequence[Sequence[Any]]) -> Figure:
     plane = a[..., None] * u + b[..., None] * w
     ax.plot_surface(plane[..., 0], plane[..., 1], plane[..., 2], alpha=0.2, color="tab:blue")
     ax.plot([], [], color="tab:blue", alpha=0.4, lw=6, label="plane 1ᵀc = 0 (image of P)")
-    ax.plot([0, 2], [0, 2], [0, 2], color="black", lw=2, label="direction 1 (null space of P)")
+    k = reach / 2
+    ax.plot([-k, k], [-k, k], [-k, k], color="black", lw=2,
+            label="line through 1 (null space of P)")
     colours = ["tab:red", "tab:green", "tab:purple", "tab:orange"]
     for i, p in enumerate(points):
         x = _float_vec(sympy.Matrix(rationals(p)))
@@ -234,6 +238,7 @@ def plot_centering_plane(points: Sequence[Sequence[Any]]) -> Figure:
         ax.plot(*zip(x, c), color=col, ls="--", lw=1)
     ax.scatter([], [], marker="*", s=160, color="white", edgecolor="black",
                label="P x (its projection)")
+    ax.view_init(elev=12, azim=-20)
     ax.set_title("Centering projects every x onto the plane 1ᵀc = 0")
     ax.set_xlabel("coordinate 1 (input units)")
     ax.set_ylabel("coordinate 2 (input units)")
@@ -281,7 +286,7 @@ def _plane_points(n: int, seed: int) -> list[list[sympy.Rational]]:
 
 
 def _draw_plane_outputs(ax: Any, eps: sympy.Rational, scale: sympy.Rational, n: int,
-                        seed: int) -> None:
+                        seed: int, legend: bool = True) -> None:
     spec = layer_norm(3, eps)
     basis = _plane_basis()
     t = np.linspace(0, 2 * np.pi, 200)
@@ -303,7 +308,8 @@ def _draw_plane_outputs(ax: Any, eps: sympy.Rational, scale: sympy.Rational, n: 
     ax.set_title(f"eps = {eps}, scale a = {scale}")
     ax.set_xlabel("in-plane coordinate e₁ (output units)")
     ax.set_ylabel("in-plane coordinate e₂ (output units)")
-    ax.legend(loc="lower left", fontsize=7)
+    if legend:
+        ax.legend(loc="lower left", fontsize=7)
 
 
 def plot_plane_outputs(eps: Any = "1/10", scale: Any = 1, n: int = 60, seed: int = 0) -> Figure:
@@ -323,8 +329,10 @@ def plot_eps_grid(eps_values: Sequence[Any] = (0, "1/10", 1),
     fig, axes = new_figure(len(eps_r), len(sc_r), width=3.6, height=3.6)
     for i, eps in enumerate(eps_r):
         for j, sc in enumerate(sc_r):
-            _draw_plane_outputs(axes[i * len(sc_r) + j], eps, sc, n, seed)
-    return finish(fig)
+            _draw_plane_outputs(axes[i * len(sc_r) + j], eps, sc, n, seed, legend=False)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2)
+    return finish(fig, rect=(0, 0.04, 1, 1))
 
 
 def plot_rms_vs_layer_norm(eps: Any = 0, n: int = 150, seed: int = 1) -> Figure:
@@ -380,28 +388,88 @@ def plot_jacobian_action(x: Sequence[Any] = (1, 2, 4), eps: Any = "1/10",
 
     Left: perturbations in span{c, u} become an ellipse, eps/s^3 along c and 1/s along u.
     Right: perturbations in span{1, u} collapse onto the u axis (eigenvalue 0 along 1).
+    ``eps`` may be a list: one row of panels per value.
     """
-    J, b = _j_and_basis(x, eps)
+    eps_list = list(eps) if isinstance(eps, (list, tuple)) else [eps]
     t = np.linspace(0, 2 * np.pi, 240)
-    fig, axes = new_figure(1, 2, width=5, height=5)
-    for ax, first in zip(axes, ["c", "1"]):
-        e1, e2 = b[first], b["u"]
-        delta = radius * (np.outer(np.cos(t), e1) + np.outer(np.sin(t), e2))
-        image = delta @ J.T
-        ax.plot(delta @ e1, delta @ e2, color="tab:blue", label=f"δ: circle of radius {radius:g}")
-        ax.plot(image @ e1, image @ e2, color="tab:red", lw=2.5, label="J δ: its image")
-        ax.set_aspect("equal")
-        lim = 1.15 * radius
-        ax.set_xlim(-lim, lim)
-        ax.set_ylim(-lim, lim)
-        ax.axhline(0, color="grey", lw=0.5)
-        ax.axvline(0, color="grey", lw=0.5)
-        name = "ĉ = c/‖c‖" if first == "c" else "1/√3"
-        ax.set_xlabel(f"component along {name} (input units)")
-        ax.set_ylabel("component along û, orthogonal to 1 and c (input units)")
-        ax.legend(loc="lower left", fontsize=8)
-    axes[0].set_title(f"span{{c, u}}: squeezed to eps/s³ along c (eps = {eps})")
-    axes[1].set_title("span{1, u}: flattened to a segment along 1")
+    fig, axes = new_figure(len(eps_list), 2, width=5, height=5)
+    for row, e in enumerate(eps_list):
+        J, b = _j_and_basis(x, e)
+        for ax, first in zip(axes[2 * row:2 * row + 2], ["c", "1"]):
+            e1, e2 = b[first], b["u"]
+            delta = radius * (np.outer(np.cos(t), e1) + np.outer(np.sin(t), e2))
+            image = delta @ J.T
+            ax.plot(delta @ e1, delta @ e2, color="tab:blue",
+                    label=f"δ: circle of radius {radius:g}")
+            ax.plot(image @ e1, image @ e2, color="tab:red", lw=2.5, label="J δ: its image")
+            ax.set_aspect("equal")
+            lim = 1.15 * radius
+            ax.set_xlim(-lim, lim)
+            ax.set_ylim(-lim, lim)
+            ax.axhline(0, color="grey", lw=0.5)
+            ax.axvline(0, color="grey", lw=0.5)
+            name = "ĉ = c/‖c‖" if first == "c" else "1/√3"
+            ax.set_xlabel(f"component along {name} (input units)")
+            ax.set_ylabel("component along û, orthogonal to 1 and c (input units)")
+            ax.legend(loc="lower left", fontsize=8)
+        s_val = float(1 / np.linalg.eigvalsh(J)[-1])
+        axes[2 * row].set_title(f"eps = {as_rational(e, 'eps')}: span{{c, u}} → ellipse "
+                                f"{float(as_rational(e, 'eps')) / s_val**3:.3f} × {1 / s_val:.3f}",
+                                fontsize=10)
+        axes[2 * row + 1].set_title(f"eps = {as_rational(e, 'eps')}: span{{1, u}} → segment "
+                                    "along û", fontsize=10)
+    return finish(fig)
+
+
+def gradient_parts(x: Sequence[Any], eps: Any, g: Sequence[Any]) -> dict[str, tuple[float, float]]:
+    """Components of an upstream gradient g and of J^T g along 1, c and u (d = 3), exactly.
+
+    >>> parts = gradient_parts((1, 2, 4), "1/10", (1, -2, 3))
+    >>> parts["1"][1]                       # nothing passes back along 1
+    0.0
+    >>> ratio = parts["c"][1] / parts["c"][0]   # eps/s^3 = 27 sqrt(1490)/22201 along c
+    >>> abs(ratio - 27 * 1490 ** 0.5 / 22201) < 1e-12
+    True
+    """
+    from .layer import layer_norm as layer
+    if len(x) != 3 or len(g) != 3:
+        raise ValueError(f"gradient_parts works at d = 3 (got {len(x)} and {len(g)} entries)")
+    ln = layer(3, eps)
+    J = ln.jacobian(x)
+    gv = sympy.Matrix(rationals(g))
+    back = J.T * gv
+    one = sympy.ones(3, 1)
+    c = ln.centered(x)
+    u = one.cross(c)
+    out = {}
+    for k, e in (("1", one), ("c", c), ("u", u)):
+        unit = e / sympy.sqrt((e.T * e)[0])
+        out[k] = (float(sympy.N((unit.T * gv)[0], 30)),
+                  float(sympy.N(sympy.simplify((unit.T * back)[0]), 30)))
+    return out
+
+
+def plot_gradient_filter(x: Sequence[Any] = (1, 2, 4), eps: Any = "1/10",
+                         g: Sequence[Any] = (1, -2, 3)) -> Figure:
+    """Bars: an upstream gradient g and the gradient J^T g passed back, along 1, c and u."""
+    parts = gradient_parts(x, eps, g)
+    fig, (ax,) = new_figure(width=7, height=4)
+    keys = list(parts)
+    pos = np.arange(len(keys))
+    ax.bar(pos - 0.2, [parts[k][0] for k in keys], 0.4, label="g (gradient at the output)")
+    ax.bar(pos + 0.2, [parts[k][1] for k in keys], 0.4, label="Jᵀg (gradient at the input)")
+    for i, k in enumerate(keys):
+        ax.annotate(f"{parts[k][1]:+.3f}" if parts[k][1] else "0 exactly",
+                    (i + 0.2, parts[k][1]), ha="center",
+                    xytext=(0, 4 if parts[k][1] >= 0 else -12), textcoords="offset points",
+                    fontsize=8)
+    ax.set_xticks(pos, ["along 1/√3", "along ĉ", "along û"])
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.set_title(f"Backward pass at x = {tuple(x)}, eps = {as_rational(eps, 'eps')}, "
+                 f"g = {tuple(g)}")
+    ax.set_xlabel("direction (unit vector)")
+    ax.set_ylabel("component of the gradient (loss per input unit)")
+    ax.legend(loc="upper left", fontsize=8)
     return finish(fig)
 
 
