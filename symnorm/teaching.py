@@ -542,7 +542,10 @@ def _draw_batch(ax: Any, batch_size: int, draws: int, seed: int) -> None:
     ax.set_title(f"One sample, {draws} random batches of size {batch_size}")
     ax.set_xlabel("batch drawn (index)")
     ax.set_ylabel("output at sample 0, cell (0,0,0) (dimensionless)")
-    ax.legend(loc="upper right", fontsize=7)
+    lo = min(min(ys) for ys in values.values())
+    hi = max(max(ys) for ys in values.values())
+    ax.set_ylim(lo - 0.8 * (hi - lo) - 0.5, hi + 0.2)  # room below the dots for the legend
+    ax.legend(loc="lower center", fontsize=7)
 
 
 def plot_batch_dependence(batch_sizes: Sequence[int] = (2, 4, 16), draws: int = 12,
@@ -551,7 +554,6 @@ def plot_batch_dependence(batch_sizes: Sequence[int] = (2, 4, 16), draws: int = 
     fig, axes = new_figure(1, len(batch_sizes), width=4.6, height=4)
     for ax, n in zip(axes, batch_sizes):
         _draw_batch(ax, n, draws, seed)
-        ax.set_ylim(-3, 3)
     return finish(fig)
 
 
