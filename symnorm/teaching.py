@@ -14,7 +14,7 @@ unit in parentheses, or a legend.
 >>> prove("use layernorm\\nclaim wrong: P*P == 2*P", sandbox=False)
 Traceback (most recent call last):
 ...
-symnorm.teaching.ClaimsNotAsExpected: wrong (line 2): refuted, expected proved
+symnorm.teaching.ClaimsNotAsExpected: wrong (line 3): refuted, expected proved
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ __all__ = [
     "shared_cells",
 ]
 
-#: The file name verdicts of :func:`prove` carry; lines count from the first claim line.
+#: The file name that the verdicts of :func:`prove` carry.
 SOURCE = "<notebook>"
 _UNIT = re.compile(r"\(([^()]+)\)\s*$")
 
@@ -115,7 +115,10 @@ def prove(source: str, *, expect: str | Iterable[str] = PROVED, timeout: float =
 
     Raises :class:`ClaimsNotAsExpected` unless every verdict's status is in ``expect``
     (``"proved"`` by default; pass ``"refuted"`` to show that a wrong claim is refuted).
-    Lines of the verdicts count from the first line of ``source``.  ``sandbox=True`` runs
+    Verdicts and messages count lines in the block with its opening fence as line 1: when
+    ``source`` starts with a newline (a triple-quoted string written as in the notebooks)
+    the fence takes that empty line, so the numbers are the lines of ``source`` itself
+    (``source.splitlines()[n - 1]`` is line n).  ``sandbox=True`` runs
     each claim in a killable worker with ``timeout`` seconds, as ``symnorm check`` does.
     """
     wanted = {expect} if isinstance(expect, str) else set(expect)
@@ -125,11 +128,11 @@ def prove(source: str, *, expect: str | Iterable[str] = PROVED, timeout: float =
     if "```" in source or "~~~" in source:
         raise SymnormError("prove() takes the lines of one symnorm block, without fences "
                            "(found ``` or ~~~)")
-    result = check_text(f"```symnorm\n{source}\n```\n", SOURCE, timeout=timeout, dps=dps,
-                        sandbox=sandbox)
+    # The fence takes the first line; a source that starts with a newline (a triple-quoted
+    # block) gives it that empty line, so verdict lines are the lines of the string itself.
+    text = "```symnorm" + ("" if source.startswith("\n") else "\n") + source + "\n```\n"
+    result = check_text(text, SOURCE, timeout=timeout, dps=dps, sandbox=sandbox)
     verdicts = result.verdicts
-    for v in verdicts:
-        v.line -= 1
     if not verdicts:
         raise ClaimsNotAsExpected("no claim was checked (write `claim LABEL: lhs == rhs`)")
     bad = [v for v in verdicts if v.status not in wanted]
