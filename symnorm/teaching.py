@@ -36,27 +36,29 @@ from .family.apply import forward
 from .spec import as_rational, batch_norm, group_norm, layer_norm, rms_norm
 
 __all__ = [
-    "ClaimsNotAsExpected",
     "Claims",
+    "ClaimsNotAsExpected",
     "FigureError",
+    "batch_outputs",
     "finish",
+    "gradient_parts",
     "new_figure",
     "plot_batch_dependence",
     "plot_centering_plane",
     "plot_eps_grid",
     "plot_gradient_filter",
-    "gradient_parts",
     "plot_jacobian_action",
     "plot_momentum",
-    "plot_post_norm_gain",
-    "plot_rms_vs_layer_norm",
-    "plot_train_vs_eval",
     "plot_norm_vs_scale",
     "plot_pair_flip",
     "plot_plane_outputs",
+    "plot_post_norm_gain",
+    "plot_rms_vs_layer_norm",
     "plot_shared_statistics",
+    "plot_train_vs_eval",
     "prove",
     "rationals",
+    "running_means",
     "shared_cells",
 ]
 
@@ -88,24 +90,29 @@ class Claims:
     def __len__(self) -> int:
         return len(self.verdicts)
 
-    def _rows(self) -> list[tuple[str, str, str, str]]:
-        return [(v.label, v.statement, v.status, v.scope or v.message.splitlines()[0]
-                 if (v.scope or v.message) else "") for v in self.verdicts]
+    def _rows(self) -> list[tuple[str, str, str, str, str]]:
+        """label, statement, status, scope (or the first line of the message), settings."""
+        return [(v.label, v.statement, v.status,
+                 v.scope or (v.message.splitlines()[0] if v.message else ""),
+                 "; ".join(v.assumptions)) for v in self.verdicts]
 
     def __repr__(self) -> str:
         rows = self._rows()
         width = max((len(r[0]) for r in rows), default=5)
         return "\n".join(f"{lab:<{width}}  {st:<10}  {sc}  |  {stmt}"
-                         for lab, stmt, st, sc in rows)
+                         + (f"  |  assuming {asm}" if asm else "")
+                         for lab, stmt, st, sc, asm in rows)
 
     def _repr_html_(self) -> str:
         e = html.escape
         left = ' style="text-align:left"'
         body = "".join(f"<tr><td{left}><code>{e(lab)}</code></td>"
                        f"<td{left}><code>{e(stmt)}</code></td>"
-                       f"<td{left}><b>{e(st)}</b></td><td{left}>{e(sc)}</td></tr>"
-                       for lab, stmt, st, sc in self._rows())
-        head = "".join(f"<th{left}>{h}</th>" for h in ("claim", "statement", "status", "scope"))
+                       f"<td{left}><b>{e(st)}</b></td><td{left}>{e(sc)}</td>"
+                       f"<td{left}>{e(asm)}</td></tr>"
+                       for lab, stmt, st, sc, asm in self._rows())
+        head = "".join(f"<th{left}>{h}</th>" for h in
+                       ("claim", "statement", "status", "scope", "settings in force"))
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -381,7 +388,7 @@ def _j_and_basis(x: Sequence[Any], eps: Any) -> tuple[np.ndarray, dict[str, np.n
     c /= np.linalg.norm(c)
     u = np.cross(one, c) if len(x) == 3 else None
     if u is None:
-        raise ValueError("plot_jacobian_action draws d = 3 (got d = %d)" % len(x))
+        raise ValueError(f"plot_jacobian_action draws d = 3 (got d = {len(x)})")
     return J, {"1": one, "c": c, "u": u / np.linalg.norm(u)}
 
 

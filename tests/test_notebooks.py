@@ -125,7 +125,7 @@ def _run(nb, tmp_path):
 
 
 GOOD_FIGURE = ("%matplotlib inline\nfrom symnorm import teaching\n"
-               "teaching.plot_plane_outputs(eps=0, n=5)", ["figure"])
+               + "teaching.plot_plane_outputs(eps=0, n=5)", ["figure"])
 
 
 @pytest.mark.slow
@@ -137,11 +137,11 @@ def test_checker_accepts_a_clean_notebook(tmp_path):
 @pytest.mark.parametrize("cell, fragment", [
     # the old notebook's bug: Agg backend, figure built, nothing displayed
     (("import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
-      "fig, ax = plt.subplots()\n_ = ax.plot([0, 1])", ["figure"]), "changes the matplotlib"),
+      + "fig, ax = plt.subplots()\n_ = ax.plot([0, 1])", ["figure"]), "changes the matplotlib"),
     (("%matplotlib inline\nfrom symnorm import teaching\n"
-      "fig = teaching.plot_plane_outputs(eps=0, n=5)", ["figure"]), "shows no image"),
+      + "fig = teaching.plot_plane_outputs(eps=0, n=5)", ["figure"]), "shows no image"),
     (("%matplotlib inline\nfrom symnorm import teaching\n"
-      "teaching.plot_plane_outputs(eps=0, n=5)", []), "tagged neither"),
+      + "teaching.plot_plane_outputs(eps=0, n=5)", []), "tagged neither"),
     (("1/0", []), "ZeroDivisionError"),
     (("import sys\nprint('careful', file=sys.stderr)", []), "stderr"),
     (("from symnorm import teaching\nteaching.prove('use layernorm\\nclaim w: P*P == 2*P')",

@@ -89,6 +89,12 @@ def test_sandboxed_run_gives_the_same_verdicts():
     assert [(v.label, v.status) for v in r.verdicts] == [("null", "proved")]
 
 
+def test_table_shows_the_settings_in_force():
+    r = prove("use layernorm\nscalar a\nassume a > 0\nclaim pos: N(a*x) == N(x)  given eps == 0")
+    assert r["pos"].status == "proved"
+    assert "a &gt; 0" in r._repr_html_() and "assuming a > 0" in repr(r)
+
+
 def test_table_escapes_the_statement():
     r = prove("claim small: (1/sqrt(2))**24 < 0.00025")
     page = r._repr_html_()
