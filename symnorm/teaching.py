@@ -116,7 +116,7 @@ class Claims:
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def prove(source: str, *, expect: str | Iterable[str] = PROVED, timeout: float = 20.0,
+def prove(source: str, *, expect: str | Iterable[str] = PROVED, timeout: float = 60.0,
           dps: int = 50, sandbox: bool = True) -> Claims:
     """Check claim-language lines (the body of a ``symnorm`` block) and return their verdicts.
 
@@ -126,7 +126,9 @@ def prove(source: str, *, expect: str | Iterable[str] = PROVED, timeout: float =
     ``source`` starts with a newline (a triple-quoted string written as in the notebooks)
     the fence takes that empty line, so the numbers are the lines of ``source`` itself
     (``source.splitlines()[n - 1]`` is line n).  ``sandbox=True`` runs
-    each claim in a killable worker with ``timeout`` seconds, as ``symnorm check`` does.
+    each claim in a killable worker with ``timeout`` seconds, as ``symnorm check`` does; the
+    default is three times the command's 20 s, because a notebook on a shared machine should
+    not fail for want of time on a claim that the command proves.
     """
     wanted = {expect} if isinstance(expect, str) else set(expect)
     unknown = wanted - set(STATUSES)
