@@ -232,7 +232,7 @@ def test_norm_ratio_is_the_scale_law():
     for a, eps in [("1/3", "1/10"), (2, 1), (1, 0)]:
         a_r, e_r = sympy.Rational(a), sympy.Rational(eps)
         want = float(a_r / sympy.sqrt(a_r**2 + e_r))
-        assert math.isclose(teaching._norm_ratio(x, a_r, e_r), want, rel_tol=1e-14)
+        assert math.isclose(teaching.geometry._norm_ratio(x, a_r, e_r), want, rel_tol=1e-14)
 
 
 def test_post_norm_factor_is_computed_exactly():
