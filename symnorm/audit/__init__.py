@@ -1,0 +1,13 @@
+"""Audits of real implementations against specs: conformance and spec inference by probing.
+
+``conforms(fn, spec)`` compares an implementation with a spec on generated input families;
+``infer(fn, layout, sizes)`` recovers the spec from the implementation's behaviour.
+"""
+
+from __future__ import annotations
+
+from .adapters import AuditError, Target, as_target, functional, torch_module
+from .infer import InferResult, infer, spec_differences
+
+__all__ = ["AuditError", "InferResult", "Target", "as_target", "functional", "infer",
+           "spec_differences", "torch_module"]
