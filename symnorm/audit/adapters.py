@@ -66,6 +66,19 @@ class Target:
     name = "callable"
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
+        try:
+            y = self._call(x)
+        except SymnormError:
+            raise
+        except Exception as exc:  # the implementation's own failure, reported as such
+            raise AuditError(f"{self.name} raised {type(exc).__name__} on an input of shape "
+                             f"{tuple(x.shape)}: {exc}") from exc
+        if y.shape != x.shape:
+            raise AuditError(f"{self.name} returned shape {tuple(y.shape)} for an input of "
+                             f"shape {tuple(x.shape)}")
+        return y
+
+    def _call(self, x: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
     # -- state a probe may set ------------------------------------------------------------
@@ -136,7 +149,7 @@ class _NumpyTarget(Target):
         if train is None and self._kw_training:
             self._train = True
 
-    def __call__(self, x: np.ndarray) -> np.ndarray:
+    def _call(self, x: np.ndarray) -> np.ndarray:
         if self._kw_training and self._train is not None:
             out = self.fn(x, training=self._train)
         else:
@@ -205,7 +218,7 @@ class _TorchModuleTarget(Target):
         if train is not None:
             self.module.train(train)
 
-    def __call__(self, x: np.ndarray) -> np.ndarray:
+    def _call(self, x: np.ndarray) -> np.ndarray:
         with self.torch.no_grad():
             out = self.module(self.torch.from_numpy(np.ascontiguousarray(x, np.float64)))
         return out.detach().numpy().astype(np.float64)
@@ -284,7 +297,7 @@ class _TorchFunctionalTarget(Target):
             elif "use_input_stats" in self.kw or _accepts(fn, "use_input_stats"):
                 self.kw["use_input_stats"] = train
 
-    def __call__(self, x: np.ndarray) -> np.ndarray:
+    def _call(self, x: np.ndarray) -> np.ndarray:
         t = self.torch.from_numpy(np.ascontiguousarray(x, np.float64))
         with self.torch.no_grad():
             out = self.fn(t, **self.kw)

@@ -213,14 +213,16 @@ def denominator_eps(p: _Prober, ev: dict[str, Evidence], g: Group) -> None:
     n = g.n
     z = pattern(n)
     base = p.random()
-    big = 1e4
-    r = _root(p, g, base, big * z, 0.0)
-    d_meas = (r / big) ** 2
+    # the slope of the divisor between two wide spreads: exact for sqrt(v) + eps, and off
+    # by about eps / (2 a1 a2) for sqrt(v + eps)
+    a1, a2 = 1e5, 2e5
+    r1, r2 = _root(p, g, base, a1 * z, 0.0), _root(p, g, base, a2 * z, 0.0)
+    d_meas = ((r2 - r1) / (a2 - a1)) ** 2
     hyp = {"N": 1.0, "N-1": n / (n - 1)}
     choice, sep = choose(d_meas, hyp, accept=1e-6)
     ev["var_denominator"] = Evidence(
         "var_denominator", choice,
-        [f"spread 1e4 (eps negligible): divisor^2 / biased variance over {n} values"],
+        [f"spreads 1e5, 2e5: (slope of the divisor)^2 against the biased variance of {n} values"],
         {"ratio": d_meas, "N/(N-1)": n / (n - 1), "separation": sep},
         "high" if choice is not UNKNOWN else "low")
     if choice is UNKNOWN:
