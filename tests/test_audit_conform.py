@@ -1,0 +1,113 @@
+"""Conformance against specs: right implementations agree, each wrong one is caught."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from symnorm.audit.conform import FAMILIES, conforms
+from symnorm.audit.examples import NumpyNorm, numpy_cases
+from symnorm.errors import SymnormError
+from symnorm.spec import layer_norm
+
+from audit_support import need_torch, torch_case
+
+SPEC = layer_norm(layout="N T D", axes=1, sizes="N=3 T=2 D=5", eps="1e-5", affine=True)
+
+
+def _ln(**kw):
+    return NumpyNorm((2,), weight_shape=(5,), weight_axes=(2,), **kw)
+
+
+def test_every_family_runs_and_agrees():
+    res = conforms(_ln(), SPEC)
+    assert res.agree, res.text()
+    assert [r.family for r in res.rows] == list(FAMILIES)
+    # float64 rounding only: the large mean (2**20, spread 1) costs the most
+    assert all(r.scaled_error < 1e-9 for r in res.rows)
+    assert all(r.mode == "-" for r in res.rows)
+
+
+@pytest.mark.parametrize("kw,bad", [
+    ({"eps": 1e-6}, {"tiny variance"}),
+    ({"eps": 1e-5, "eps_inside": False}, {"tiny variance"}),
+    ({"unbiased": True}, {"random", "batch of 2"}),
+    ({"center": False}, {"large mean", "random"}),
+    ({"one_pass": True}, {"large mean"}),
+])
+def test_each_deviation_is_caught_in_its_family(kw, bad):
+    res = conforms(_ln(**kw), SPEC)
+    assert not res.agree
+    assert bad <= set(res.disagreeing()), res.text()
+
+
+def test_wrong_axis_is_caught():
+    res = conforms(NumpyNorm((1,), weight_shape=(5,), weight_axes=(2,)), SPEC)
+    assert not res.agree and "random" in res.disagreeing()
+
+
+def test_affine_parameters_are_randomized_and_compared():
+    """A layer that ignores its weight passes with identity weights but not in the audit."""
+    impl = _ln()
+
+    def no_affine(x):
+        return NumpyNorm((2,))(x)
+    no_affine.weight = impl.weight
+    no_affine.bias = impl.bias
+    assert not conforms(no_affine, SPEC).agree
+    assert conforms(no_affine, SPEC, random_params=False).agree
+    assert np.all(impl.weight == 1) and np.all(impl.bias == 0)  # restored
+
+
+def test_running_statistics_step_and_eval_compared():
+    case = {c.name: c for c in numpy_cases()}["numpy Keras-style momentum"]
+    assert conforms(case.make(), case.truth()).agree
+    # the same layer with PyTorch's momentum convention disagrees in the buffers and eval
+    wrong = NumpyNorm((0, 1, 2), eps=1e-3, weight_shape=(3,), weight_axes=(3,), running=True,
+                      channel=3, channels=3, momentum=0.99, convention="new",
+                      running_unbiased=False)
+    res = conforms(wrong, case.truth())
+    assert not res.agree
+    whats = {(r.what, r.mode) for r in res.rows if r.agree is False}
+    assert ("running_mean", "train") in whats and ("output", "eval") in whats
+    assert ("output", "train") not in whats
+
+
+def test_batch_of_one_is_skipped_when_illegal():
+    from symnorm.spec import batch_norm
+    spec = batch_norm("N C", "1e-5", sizes="N=4 C=3")
+    impl = NumpyNorm((0,), running=True, channel=1, channels=3, running_unbiased=True)
+    res = conforms(impl, spec)
+    row = [r for r in res.rows if r.family == "batch of 1"]
+    assert row[0].agree is None and "not legal" in row[0].note
+    assert res.agree, res.text()
+
+
+def test_unknown_family_refused():
+    with pytest.raises(SymnormError, match="unknown input family 'huge'"):
+        conforms(_ln(), SPEC, families=("huge",))
+
+
+def test_mpmath_precision_is_left_alone():
+    import mpmath
+    conforms(_ln(), SPEC, dps=40)
+    assert mpmath.mp.dps == 15
+
+
+@pytest.mark.parametrize("name", ["F.layer_norm", "nn.GroupNorm", "nn.BatchNorm2d (training)",
+                                  "nn.BatchNorm2d (eval)", "F.instance_norm",
+                                  "nn.RMSNorm(eps=1e-6)", "nn.BatchNorm1d(momentum=None)"])
+def test_torch_layers_conform_to_their_presets(name):
+    case = torch_case(name)
+    res = conforms(case.make(), case.truth())
+    assert res.agree, res.text()
+
+
+def test_torch_batchnorm_refutes_keras_conventions():
+    torch = need_torch()
+    from symnorm.presets import keras, torch as pt
+    truth = pt.batch_norm2d(sizes="N=2 C=3 H=2 W=2")
+    wrong = truth.with_(running=keras.batch_normalization().running)
+    res = conforms(torch.nn.BatchNorm2d(3), wrong)
+    assert not res.agree
+    assert all(r.agree for r in res.rows if r.what == "output" and r.mode == "train")
