@@ -22,6 +22,7 @@ COMMANDS = {
     "check": "check the claims of derivation documents",
     "report": "write a derivation report (HTML, Markdown, LaTeX, JSON, figures)",
     "zoo": "table of the normalization family: axes, group sizes, batch coupling",
+    "audit": "audit an implementation: conformance to a spec, or its spec by probing",
 }
 
 
