@@ -144,3 +144,13 @@ def test_implementation_errors_are_reported():
         infer(broken, "N D", "N=2 D=3")
     with pytest.raises(AuditError, match="returned shape"):
         infer(lambda x: x.sum(-1), "N D", "N=2 D=3")
+
+
+def test_group_norm_with_one_group_is_named_by_its_affine():
+    torch = need_torch()
+    from symnorm.presets import torch as pt
+    r = infer(torch.nn.GroupNorm(1, 4), "N C H W", "N=2 C=4 H=2 W=2")
+    assert spec_differences(r.spec, pt.group_norm(1, sizes="N=2 C=4 H=2 W=2")) == []
+    # the same reduction with the gain over every normalized axis is a LayerNorm
+    r = infer(torch.nn.LayerNorm((4, 2, 2)), "N C H W", "N=2 C=4 H=2 W=2")
+    assert r.spec.name == "layer_norm" and r.spec.affine == ("C", "H", "W")

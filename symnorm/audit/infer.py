@@ -275,6 +275,9 @@ def _build(ev: dict[str, Evidence], lay: tuple[str, ...],
         name, ch = "group_norm", channel
     elif b in reduce:
         name, ch = "batch_norm", (kept[0] if len(kept) == 1 else c)
+    elif c in reduce and len(reduce) > 1 and affine == (c,):
+        # every channel in one group with a per-channel gain: GroupNorm(1), by its affine
+        name, ch, groups, reduce = "group_norm", c, 1, tuple(a for a in reduce if a != c)
     elif set(kept) == {b, c} and not (affine and set(affine) <= set(reduce)):
         name, ch = "instance_norm", c
     else:
