@@ -111,3 +111,13 @@ def test_torch_batchnorm_refutes_keras_conventions():
     res = conforms(torch.nn.BatchNorm2d(3), wrong)
     assert not res.agree
     assert all(r.agree for r in res.rows if r.what == "output" and r.mode == "train")
+
+
+def test_one_pass_spec_expects_its_cancellation_but_nothing_else():
+    spec = SPEC.with_(fast_variance=True)
+    res = conforms(_ln(one_pass=True), spec)
+    assert res.agree, res.text()
+    row = [r for r in res.rows if r.family == "large mean"][0]
+    assert row.agree is False and row.expected and "expected" in res.text()
+    # the expectation covers only the large mean: a wrong eps still fails
+    assert not conforms(_ln(one_pass=True, eps=1e-6), spec).agree

@@ -78,8 +78,8 @@ def conform_section(res: ConformResult, title: str = "") -> Section:
     if bad:
         lines.append("Families that disagree: " + ", ".join(bad) + ".")
     rows = [[r.family, r.mode, r.what, "x".join(map(str, r.shape)), _g(r.max_abs_error),
-             _g(r.scaled_error), "agree" if r.agree else "DISAGREE" if r.agree is False
-             else "not run", r.note] for r in res.rows]
+             _g(r.scaled_error), "agree" if r.agree else "differs (expected)" if r.expected
+             else "DISAGREE" if r.agree is False else "not run", r.note] for r in res.rows]
     table = Table(["family", "mode", "compared", "shape", "max abs error", "scaled error",
                    "result", "note"], rows)
     return Section(title or f"Conformance: {res.target} vs {res.spec.name}", "conform",
