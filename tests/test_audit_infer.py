@@ -154,3 +154,16 @@ def test_group_norm_with_one_group_is_named_by_its_affine():
     # the same reduction with the gain over every normalized axis is a LayerNorm
     r = infer(torch.nn.LayerNorm((4, 2, 2)), "N C H W", "N=2 C=4 H=2 W=2")
     assert r.spec.name == "layer_norm" and r.spec.affine == ("C", "H", "W")
+
+
+@pytest.mark.parametrize("eps", [1e-30, 1e-12, 1e3])
+@pytest.mark.parametrize("inside", [True, False])
+def test_eps_range_measured(eps, inside):
+    r = infer(NumpyNorm((1,), eps=eps, eps_inside=inside), "N D", "N=2 D=4")
+    assert r.spec is not None and r.spec.eps_inside is inside
+    assert abs(float(r.spec.eps) / eps - 1) < 1e-6
+
+
+def test_eps_too_large_to_measure_gives_no_spec():
+    r = infer(NumpyNorm((1,), eps=1e5), "N D", "N=2 D=4")
+    assert r.spec is None and "var_denominator" in r.unknown()
