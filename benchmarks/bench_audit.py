@@ -23,10 +23,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symnorm.audit import as_target, infer, spec_differences  # noqa: E402
-from symnorm.audit.conform import conforms  # noqa: E402
-from symnorm.audit.examples import Case, numpy_cases  # noqa: E402
-from symnorm.family.layout import parse_layout, parse_sizes  # noqa: E402
+from symnorm.audit import as_target, infer, spec_differences
+from symnorm.audit.conform import conforms
+from symnorm.audit.examples import Case, numpy_cases
+from symnorm.family.layout import parse_layout, parse_sizes
 
 
 def _cases(large: bool) -> list[Case]:

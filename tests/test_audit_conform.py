@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from audit_support import need_torch, torch_case
 
 from symnorm.audit.conform import FAMILIES, conforms
 from symnorm.audit.examples import NumpyNorm, numpy_cases
 from symnorm.errors import SymnormError
 from symnorm.spec import layer_norm
-
-from audit_support import need_torch, torch_case
 
 SPEC = layer_norm(layout="N T D", axes=1, sizes="N=3 T=2 D=5", eps="1e-5", affine=True)
 
@@ -105,7 +104,8 @@ def test_torch_layers_conform_to_their_presets(name):
 
 def test_torch_batchnorm_refutes_keras_conventions():
     torch = need_torch()
-    from symnorm.presets import keras, torch as pt
+    from symnorm.presets import keras
+    from symnorm.presets import torch as pt
     truth = pt.batch_norm2d(sizes="N=2 C=3 H=2 W=2")
     wrong = truth.with_(running=keras.batch_normalization().running)
     res = conforms(torch.nn.BatchNorm2d(3), wrong)
@@ -117,7 +117,7 @@ def test_one_pass_spec_expects_its_cancellation_but_nothing_else():
     spec = SPEC.with_(fast_variance=True)
     res = conforms(_ln(one_pass=True), spec)
     assert res.agree, res.text()
-    row = [r for r in res.rows if r.family == "large mean"][0]
+    row = next(r for r in res.rows if r.family == "large mean")
     assert row.agree is False and row.expected and "expected" in res.text()
     # the expectation covers only the large mean: a wrong eps still fails
     assert not conforms(_ln(one_pass=True, eps=1e-6), spec).agree

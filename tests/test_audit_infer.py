@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from audit_support import need_torch, torch_case
 
 from symnorm.audit import infer, spec_differences
 from symnorm.audit.examples import NumpyNorm, numpy_cases
-
-from audit_support import need_torch, torch_case
-
 
 TORCH_NAMES = ["F.layer_norm", "nn.LayerNorm(bias=False)", "F.group_norm", "nn.GroupNorm",
                "F.batch_norm (training)", "F.batch_norm (eval)", "nn.BatchNorm2d (training)",

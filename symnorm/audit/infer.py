@@ -33,18 +33,16 @@ import numpy as np
 from ..errors import SymnormError
 from ..family.apply import RunningState, forward
 from ..family.layout import parse_layout, parse_sizes
-from ..spec import NormSpec, RunningStats, as_rational
+from ..spec import NormSpec, RunningStats
 from .adapters import AuditError, Target, as_target
-from .probes import UNKNOWN, Evidence, choose, nice_rational, pattern, root_of
+from .probes import Evidence
 
 __all__ = ["InferResult", "infer", "spec_differences"]
 
 FIELDS = ("name", "reduce", "groups", "channel_axis", "batch_axis", "center",
           "var_denominator", "eps", "eps_inside", "fast_variance", "affine", "bias",
           "gain_offset", "running")
-#: Relative change below which an output "did not move" when one input moved.
-MOVE_TOL = 1e-10
-RM0, RV0 = 0.25, 2.0
+_NO_BUFFERS = "the implementation exposes no running_mean/running_var buffers"
 
 
 @dataclass
@@ -214,8 +212,8 @@ def infer(fn: Any, layout: str = "N C H W", sizes: Any = None, train: bool | Non
                 target2.restore(snap2)
             ev["consistency"] = Evidence(
                 "consistency", err <= 1e-8,
-                ["the inferred spec (float64) against the implementation on fresh random "
-                 "inputs, train and eval paths"], {"max_abs_error": err},
+                [("the inferred spec (float64) against the implementation on fresh "
+                  "random inputs, train and eval paths")], {"max_abs_error": err},
                 "high" if err <= 1e-8 else "low")
             if err > 1e-8:
                 failures.append(f"the inferred spec does not reproduce the implementation "
@@ -253,9 +251,7 @@ def _run(p: _Prober, lay: tuple[str, ...], pairs: Any,
     if has_running:
         P.running(p, ev, lay, pairs, mode, train)
     else:
-        ev["running"] = Evidence("running", None, ["the implementation exposes no "
-                                                   "running_mean/running_var buffers"],
-                                 {}, "high")
+        ev["running"] = Evidence("running", None, [_NO_BUFFERS], {}, "high")
     return ev, failures
 
 
@@ -327,7 +323,3 @@ def _consistency(t: Target, spec: NormSpec, shape: tuple[int, ...], seed: int) -
     if not math.isfinite(worst):
         return math.inf
     return worst
-
-
-def _rational(value: float) -> Any:
-    return as_rational(value, "measured value")

@@ -95,8 +95,8 @@ def affine(p: _Prober, ev: dict[str, Evidence]) -> None:
                                      "set of axes")
         ev["bias"] = Evidence("bias", UNKNOWN, [], {}, note="affine axes unknown")
         return
-    ev["affine"] = Evidence("affine", axes, ["distinct random weights; ratio y(w)/y(1) "
-                                             "varies along exactly these axes and equals w"],
+    ev["affine"] = Evidence("affine", axes, [("distinct random weights; ratio y(w)/y(1) "
+                                              "varies along exactly these axes and equals w")],
                             {"weight shape": list(w_shape)}, "high")
     if "bias" not in params:
         ev["bias"] = Evidence("bias", False, ["parameters exposed"], {}, "high",
@@ -257,8 +257,8 @@ def denominator_eps(p: _Prober, ev: dict[str, Evidence], g: Group) -> None:
 
     s_in, s_out = spread(e_in), spread(e_out)
     probes = [f"spread scan 1e2 .. {a0:.0e}: eps visible at {a0:.0e}",
-              "spreads a0, a0/2, a0/4: r^2 - a^2 D constant (inside) or r - a sqrt(D) "
-              "constant (outside)"]
+              ("spreads a0, a0/2, a0/4: r^2 - a^2 D constant (inside) or r - a sqrt(D) "
+               "constant (outside)")]
     meas = {"variation r^2-a^2D": s_in, "variation r-a*sqrt(D)": s_out}
     if s_in < 1e-5 and s_out > 1e-2:
         inside, eps = True, sum(e_in) / 3
@@ -300,8 +300,8 @@ def fast_variance(p: _Prober, ev: dict[str, Evidence], g: Group) -> None:
     value = (UNKNOWN if not math.isfinite(worst) else True if worst > 1e-3 else
              False if worst < 1e-6 else UNKNOWN)
     ev["fast_variance"] = Evidence(
-        "fast_variance", value, ["mean 1e8 and -3.3e7, spread 1: divisor against the "
-                                 "exact two-pass value"], {"relative divisor error": worst},
+        "fast_variance", value, [("mean 1e8 and -3.3e7, spread 1: divisor against the "
+                                  "exact two-pass value")], {"relative divisor error": worst},
         "high" if value is not UNKNOWN else "low",
         "" if math.isfinite(worst) else "non-finite output: one-pass without clipping?")
 

@@ -73,8 +73,9 @@ def conform_section(res: ConformResult, title: str = "") -> Section:
     verdict = "conforms" if res.agree else "does not conform"
     lines = [f"Implementation {res.target} against spec {res.spec.name}: {verdict}.",
              f"Spec: {spec_repr(res.spec)}.",
-             f"Agreement: max |implementation - spec| <= {res.tol:g} x max(1, |spec|); the "
-             "spec is evaluated by mpmath at the same (dyadic, exactly representable) inputs."]
+             (f"Agreement: max |implementation - spec| <= {res.tol:g} x max(1, |spec|); "
+              "the spec is evaluated by mpmath at the same (dyadic, exactly representable) "
+              "inputs.")]
     if bad:
         lines.append("Families that disagree: " + ", ".join(bad) + ".")
     rows = [[r.family, r.mode, r.what, "x".join(map(str, r.shape)), _g(r.max_abs_error),
