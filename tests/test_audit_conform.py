@@ -121,3 +121,28 @@ def test_one_pass_spec_expects_its_cancellation_but_nothing_else():
     assert row.agree is False and row.expected and "expected" in res.text()
     # the expectation covers only the large mean: a wrong eps still fails
     assert not conforms(_ln(one_pass=True, eps=1e-6), spec).agree
+
+
+def test_eval_only_mode_uses_the_initial_buffers():
+    case = {c.name: c for c in numpy_cases()}["numpy Keras-style momentum"]
+    impl = case.make()
+    impl.running_mean[...] = 5.0  # whatever the caller left there
+    res = conforms(impl, case.truth(), train=False)
+    assert res.agree, res.text()
+    assert {r.mode for r in res.rows if r.agree is not None} == {"eval"}
+    assert np.all(impl.running_mean == 5.0)
+
+
+def test_hostile_names_are_escaped_in_reports(tmp_path):
+    import json
+
+    from symnorm.audit.report import conform_section, write_audit_report
+    impl = _ln()
+    impl.__qualname__ = "<script>alert(1)</script>|*x*"
+    files = write_audit_report([conform_section(conforms(impl, SPEC))], tmp_path / "r")
+    page = files["audit.html"].read_text()
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    md = files["audit.md"].read_text()
+    assert "<script>" not in md and "\\|\\*x\\*" in md
+    assert json.loads(files["audit.json"].read_text())["sections"][0]["data"]["target"] \
+        == impl.__qualname__

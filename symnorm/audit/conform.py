@@ -172,7 +172,7 @@ def conforms(fn: Any, spec: NormSpec, *, sizes: Any = None, train: bool | None =
         for fam in families:
             if progress is not None:
                 progress(fam)
-            result.rows.extend(_family(target, spec, fam, params, rng, tol, dps))
+            result.rows.extend(_family(target, spec, fam, params, rng, tol, dps, train))
     finally:
         target.restore(snap)
     result.seconds = time.perf_counter() - start
@@ -188,7 +188,8 @@ def _set_params(t: Target, spec: NormSpec, rng: np.random.Generator) -> dict[str
 
 
 def _family(t: Target, spec: NormSpec, fam: str, params: dict[str, np.ndarray],
-            rng: np.random.Generator, tol: float, dps: int) -> list[FamilyResult]:
+            rng: np.random.Generator, tol: float, dps: int,
+            train: bool | None = None) -> list[FamilyResult]:
     b = spec.batch_axis
     sizes = dict(spec.sizes)
     if fam in ("batch of 2", "batch of 1"):
@@ -212,15 +213,18 @@ def _family(t: Target, spec: NormSpec, fam: str, params: dict[str, np.ndarray],
             if expected else "")
     rows = []
     modes: list[bool | None]
-    if spec.running is not None and t.can_set_train():
+    if train is not None:  # the caller chose one mode
+        modes = [train]
+    elif spec.running is not None and t.can_set_train():
         modes = [True, False]
     else:
         modes = [t.training()]
     state = initial_state(fspec, shape) if spec.running is not None else None
-    for mode in modes:
+    for k, mode in enumerate(modes):
         if mode is not None and t.can_set_train():
             t.set_train(mode)
-        if spec.running is not None and mode is not False:
+        if spec.running is not None and (mode is not False or k == 0):
+            # a training step, or eval without one, starts from the initial buffers (0, 1)
             bufs = t.buffers()
             if "running_mean" not in bufs:
                 return [FamilyResult(fam, "train", shape, agree=False,
