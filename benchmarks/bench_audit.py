@@ -68,6 +68,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--large", action="store_true", help="also larger tensors")
     args = ap.parse_args()
+    try:  # one thread: tiny tensors, and the machine is shared with other jobs
+        import torch
+        torch.set_num_threads(1)
+    except ImportError:
+        pass
     print(f"{'implementation':34} {'equal':6} {'cold s':>7} {'warm s':>7} {'calls':>6} "
           f"{'x plain':>8} {'conform s':>9}")
     worst, failures = 0.0, 0
