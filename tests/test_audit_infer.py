@@ -165,3 +165,12 @@ def test_eps_range_measured(eps, inside):
 def test_eps_too_large_to_measure_gives_no_spec():
     r = infer(NumpyNorm((1,), eps=1e5), "N D", "N=2 D=4")
     assert r.spec is None and "var_denominator" in r.unknown()
+
+
+def test_fixed_training_mode_marks_the_eval_path_unobserved():
+    torch = need_torch()
+    r = infer(torch.nn.BatchNorm2d(3), "N C H W", "N=2 C=3 H=2 W=2", train=True)
+    assert r.evidence["running"].confidence == "partial"
+    assert "eval mode not observed" in r.evidence["running"].note
+    r = infer(torch.nn.BatchNorm2d(3), "N C H W", "N=2 C=3 H=2 W=2", train=False)
+    assert r.spec is None and "eval mode only" in r.text()

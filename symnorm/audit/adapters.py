@@ -138,7 +138,8 @@ class _NumpyTarget(Target):
                 if buffers is not None and a in buffers:
                     self._buffers[canon] = buffers[a]
                     break
-                if buffers is None and isinstance(getattr(fn, a, None), np.ndarray):
+                if buffers is None and a != aliases[-1] and isinstance(
+                        getattr(fn, a, None), np.ndarray):  # "mean"/"var" only when named
                     self._buffers[canon] = getattr(fn, a)
                     break
         for arr in self._buffers.values():

@@ -207,7 +207,7 @@ def infer(fn: Any, layout: str = "N C H W", sizes: Any = None, train: bool | Non
             target2 = target
             snap2 = target2.snapshot()
             try:
-                err = _consistency(target2, spec, shape, seed + 1)
+                err = _consistency(target2, spec, shape, seed + 1, train)
             finally:
                 target2.restore(snap2)
             ev["consistency"] = Evidence(
@@ -290,14 +290,18 @@ def _build(ev: dict[str, Evidence], lay: tuple[str, ...],
     return spec, ""
 
 
-def _consistency(t: Target, spec: NormSpec, shape: tuple[int, ...], seed: int) -> float:
+def _consistency(t: Target, spec: NormSpec, shape: tuple[int, ...], seed: int,
+                 train: bool | None = None) -> float:
     """Max |implementation - spec| (float64 forward) over fresh inputs, train and eval."""
     rng = np.random.default_rng(seed)
     params = t.params()
     gain = params.get("weight")
     bias = params.get("bias")
     worst = 0.0
-    modes = [t.training()] if not t.can_set_train() or spec.running is None else [True, False]
+    if train is not None or not t.can_set_train() or spec.running is None:
+        modes = [t.training()]  # the mode the caller fixed, or the only one
+    else:
+        modes = [True, False]
     for mode in modes:
         if mode is not None and t.can_set_train():
             t.set_train(mode)

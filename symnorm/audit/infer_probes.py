@@ -419,7 +419,7 @@ def running(p: _Prober, ev: dict[str, Evidence], lay: tuple[str, ...], pairs: An
         ev["running"] = Evidence("running", UNKNOWN, probes, meas, note=note)
         return
     conf = "high"
-    if t.can_set_train():
+    if t.can_set_train() and train is None:
         t.set_train(False)
         try:
             rmE = p.rng.uniform(-1, 1, shape_b)
@@ -446,6 +446,7 @@ def running(p: _Prober, ev: dict[str, Evidence], lay: tuple[str, ...], pairs: An
             return
     else:
         conf = "partial"
-        note += "; eval mode not observable (no switch): its use of the buffers is assumed"
+        note += ("; eval mode not observed (no switch, or the mode was fixed): its use of "
+                 "the buffers is assumed")
     ev["running"] = Evidence("running", rule, probes, meas, conf, note)
 
