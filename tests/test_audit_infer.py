@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from audit_support import need_torch, torch_case
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symnorm.audit import infer, spec_differences
 from symnorm.audit.examples import NumpyNorm, numpy_cases
@@ -174,3 +176,27 @@ def test_fixed_training_mode_marks_the_eval_path_unobserved():
     assert "eval mode not observed" in r.evidence["running"].note
     r = infer(torch.nn.BatchNorm2d(3), "N C H W", "N=2 C=3 H=2 W=2", train=False)
     assert r.spec is None and "eval mode only" in r.text()
+
+
+@settings(max_examples=25, deadline=None)
+@given(sizes=st.tuples(*[st.integers(2, 4)] * 3),
+       axes=st.sampled_from([(0,), (1,), (2,), (1, 2), (0, 2), (0, 1, 2)]),
+       center=st.booleans(), unbiased=st.booleans(), inside=st.booleans(),
+       one_pass=st.booleans(), eps_exp=st.integers(-9, -1), eps_digit=st.integers(1, 9))
+def test_behavioural_fields_recovered_for_random_layers(sizes, axes, center, unbiased, inside,
+                                                        one_pass, eps_exp, eps_digit):
+    """Whatever a numpy layer's conventions, the fields that describe its behaviour are
+    recovered exactly (the truth is the generator's parameters, not the code under test)."""
+    eps = eps_digit * 10.0 ** eps_exp
+    impl = NumpyNorm(axes, center=center, unbiased=unbiased and center, eps=eps,
+                     eps_inside=inside, one_pass=one_pass and center)
+    lay = ("N", "C", "L")
+    r = infer(impl, "N C L", " ".join(f"{a}={n}" for a, n in zip(lay, sizes)))
+    assert r.spec is not None, r.text()
+    assert set(r.spec.reduce) | ({r.spec.channel_axis} if r.spec.groups else set()) == \
+        {lay[i] for i in axes}
+    assert r.spec.center is center
+    assert r.spec.var_denominator == ("N-1" if unbiased and center else "N")
+    assert r.spec.eps_inside is inside
+    assert abs(float(r.spec.eps) / eps - 1) < 1e-6
+    assert r.spec.fast_variance is (one_pass and center)
