@@ -86,3 +86,15 @@ def test_usage_errors_exit_2_without_traceback(models, capsys, argv, msg):
     err = capsys.readouterr().err
     assert rc == 2
     assert msg in err and "Traceback" not in err
+
+
+def test_several_targets_make_one_study(models, tmp_path, capsys):
+    out = tmp_path / "study"
+    rc = main(["audit", "conform", f"{models}:good", f"{models}:ln", "--spec", f"{models}:spec",
+               "--sizes", "N=2 T=2 D=5", "-o", str(out), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 1 and [d["agree"] for d in data] == [True, False]
+    report = json.loads((out / "audit.json").read_text())
+    assert [s["verdict"] for s in report["sections"]] == ["conforms", "does not conform"]
+    md = (out / "audit.md").read_text()
+    assert md.count("\n## Conformance") == 2

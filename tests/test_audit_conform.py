@@ -146,3 +146,16 @@ def test_hostile_names_are_escaped_in_reports(tmp_path):
     assert "<script>" not in md and "\\|\\*x\\*" in md
     assert json.loads(files["audit.json"].read_text())["sections"][0]["data"]["target"] \
         == impl.__qualname__
+
+
+def test_float64_audit_sees_rmsnorm_default_eps_of_its_dtype():
+    """nn.RMSNorm(eps=None) in float64 uses 2**-52, not the float32 eps of the preset: the
+    audit (float64) sees the difference where eps matters, and only there."""
+    torch = need_torch()
+    from fractions import Fraction
+
+    from symnorm.presets import torch as pt
+    res = conforms(torch.nn.RMSNorm(5), pt.rms_norm(sizes="N=2 T=2 D=5"))
+    assert res.disagreeing() == ["tiny variance"]
+    assert conforms(torch.nn.RMSNorm(5),
+                    pt.rms_norm(sizes="N=2 T=2 D=5", eps=Fraction(1, 2 ** 52))).agree

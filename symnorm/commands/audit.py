@@ -2,7 +2,7 @@
 
     symnorm audit infer mymodels:ln --layout "N T D" --sizes "N=3 T=2 D=8"
     symnorm audit conform mymodels:bn --spec torch.batch_norm2d --sizes "N=2 C=3 H=2 W=2"
-    symnorm audit conform mymodels:ln --spec mymodels:ln_spec -o audit-report
+    symnorm audit conform mymodels:ln mymodels:ln2 --spec mymodels:ln_spec -o audit-report
 
 ``MODULE:ATTR`` names an importable object (the current folder is importable): a torch
 module, a ``symnorm.audit.functional(...)`` wrapper or a numpy callable.  Importing it runs
@@ -31,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="audit_command", metavar="AUDIT",
                                 parser_class=type(parser))
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("target", metavar="MODULE:ATTR",
-                        help="the implementation, e.g. mymodels:layer (importable)")
+    common.add_argument("target", metavar="MODULE:ATTR", nargs="+",
+                        help="the implementation(s), e.g. mymodels:layer (importable); "
+                             "several make one study, a report section each")
     common.add_argument("--sizes", default=None, metavar="AXIS=N ...",
                         help="axis sizes of the test tensors, e.g. 'N=2 C=4 H=3 W=2'")
     mode = common.add_mutually_exclusive_group()
@@ -114,36 +115,48 @@ def _spec(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..audit.report import conform_section, infer_section, write_audit_report
+    from ..audit.report import write_audit_report
     if not args.audit_command:
         raise SymnormError("say which audit: `symnorm audit infer ...` or "
                            "`symnorm audit conform ...`")
     if args.out is not None:  # refuse a bad output folder before any work
         from ..safeio import OutputDir
         OutputDir(args.out)
-    target = load(args.target)
+    # load everything first: a bad name fails before any audit runs
+    targets = [(name, load(name)) for name in args.target]
+    spec = _spec(args) if args.audit_command == "conform" else None
+    sections, texts, datas, worst = [], [], [], 0
+    for name, target in targets:
+        section, ok, text, data = _one(args, name, target, spec)
+        sections.append(section)
+        texts.append(text)
+        datas.append(data)
+        worst = max(worst, 0 if ok else 1)
+    if args.json:
+        print(json.dumps(datas[0] if len(datas) == 1 else datas, indent=2, default=str))
+    else:
+        print("\n\n".join(texts))
+    if args.out is not None:
+        files = write_audit_report(sections, args.out)
+        print(f"report: {files['audit.html']}", file=sys.stderr)
+    return worst
+
+
+def _one(args: argparse.Namespace, name: str, target: Any, spec: Any) -> tuple:
+    from ..audit.report import conform_section, infer_section
     talk = sys.stderr.isatty()
     if args.audit_command == "infer":
         from ..audit.infer import infer
         if talk:
-            print(f"  ... probing {args.target}", file=sys.stderr)
+            print(f"  ... probing {name}", file=sys.stderr)
         res = infer(target, args.layout, args.sizes, train=args.train, seed=args.seed)
-        section, ok, text, data = infer_section(res), res.spec is not None, res.text(), \
-            res.as_dict()
-    else:
-        from ..audit.conform import FAMILIES, TOL, conforms
-        spec = _spec(args)
+        return infer_section(res), res.spec is not None, res.text(), res.as_dict()
+    from ..audit.conform import FAMILIES, TOL, conforms
 
-        def progress(fam: str) -> None:
-            if talk:
-                print(f"  ... family {fam}", file=sys.stderr)
-        res2 = conforms(target, spec, sizes=args.sizes, train=args.train,
-                        families=tuple(args.families or FAMILIES), seed=args.seed,
-                        tol=TOL if args.tol is None else args.tol, progress=progress)
-        section, ok, text, data = conform_section(res2), res2.agree, res2.text(), \
-            res2.as_dict()
-    print(json.dumps(data, indent=2, default=str) if args.json else text)
-    if args.out is not None:
-        files = write_audit_report([section], args.out)
-        print(f"report: {files['audit.html']}", file=sys.stderr)
-    return 0 if ok else 1
+    def progress(fam: str) -> None:
+        if talk:
+            print(f"  ... {name}: family {fam}", file=sys.stderr)
+    res2 = conforms(target, spec, sizes=args.sizes, train=args.train,
+                    families=tuple(args.families or FAMILIES), seed=args.seed,
+                    tol=TOL if args.tol is None else args.tol, progress=progress)
+    return conform_section(res2), res2.agree, res2.text(), res2.as_dict()
