@@ -200,3 +200,10 @@ def test_behavioural_fields_recovered_for_random_layers(sizes, axes, center, unb
     assert r.spec.eps_inside is inside
     assert abs(float(r.spec.eps) / eps - 1) < 1e-6
     assert r.spec.fast_variance is (one_pass and center)
+
+
+def test_float32_implementation_gets_no_spec():
+    ln = NumpyNorm((1,), eps=1e-5)
+    r = infer(lambda x: ln(x.astype(np.float32)).astype(np.float32), "N D", "N=2 D=6")
+    assert r.spec is None
+    assert r.evidence["fast_variance"].note == "centering unknown"

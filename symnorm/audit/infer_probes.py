@@ -279,9 +279,10 @@ def denominator_eps(p: _Prober, ev: dict[str, Evidence], g: Group) -> None:
 def fast_variance(p: _Prober, ev: dict[str, Evidence], g: Group) -> None:
     """One-pass variance: a large mean against a unit spread ruins E[x^2] - E[x]^2."""
     if ev["center"].value is not True:
-        ev["fast_variance"] = Evidence("fast_variance", False if ev["center"].value is False
-                                       else UNKNOWN, [], {}, "high",
-                                       "no centering: the statistic is mean(x^2), one pass")
+        known = ev["center"].value is False
+        ev["fast_variance"] = Evidence("fast_variance", False if known else UNKNOWN, [], {},
+                                       "high", "no centering: the statistic is mean(x^2)"
+                                       if known else "centering unknown")
         return
     if not (ev["eps"].known and ev["eps_inside"].known and ev["var_denominator"].known):
         ev["fast_variance"] = Evidence("fast_variance", UNKNOWN, [], {},
