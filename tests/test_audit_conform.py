@@ -82,9 +82,17 @@ def test_batch_of_one_is_skipped_when_illegal():
     assert res.agree, res.text()
 
 
-def test_unknown_family_refused():
+def test_unknown_family_and_bad_tolerance_refused():
     with pytest.raises(SymnormError, match="unknown input family 'huge'"):
         conforms(_ln(), SPEC, families=("huge",))
+    for tol in (0, -1e-7, float("nan"), float("inf")):
+        with pytest.raises(SymnormError, match="tol must be a positive number"):
+            conforms(_ln(), SPEC, tol=tol)
+
+
+def test_family_names_with_hyphens():
+    res = conforms(_ln(), SPEC, families=("large-mean", "batch_of_2", "Near-Constant"))
+    assert [r.family for r in res.rows] == ["large mean", "batch of 2", "near-constant"]
 
 
 def test_mpmath_precision_is_left_alone():

@@ -111,6 +111,16 @@ class ConformResult:
         return "\n".join(lines)
 
 
+def _family_name(text: str) -> str:
+    """The family named ``text``; ``large-mean`` and ``large_mean`` mean ``large mean``."""
+    key = " ".join(text.replace("_", " ").replace("-", " ").split()).lower()
+    for f in FAMILIES:
+        if f.replace("-", " ") == key:
+            return f
+    raise SymnormError(f"unknown input family {text!r} (choose from "
+                       f"{', '.join(f.replace(' ', '-') for f in FAMILIES)})")
+
+
 def _dyadic(values: np.ndarray, bits: int) -> np.ndarray:
     """Round to multiples of 2**-bits: exact in float64 and as rationals."""
     return np.round(values * 2.0 ** bits) / 2.0 ** bits
@@ -158,10 +168,9 @@ def conforms(fn: Any, spec: NormSpec, *, sizes: Any = None, train: bool | None =
     (restored afterwards), so the affine part is tested, not just its identity.
     """
     start = time.perf_counter()
-    unknown = [f for f in families if f not in FAMILIES]
-    if unknown:
-        raise SymnormError(f"unknown input family {unknown[0]!r} (choose from "
-                           f"{', '.join(FAMILIES)})")
+    families = tuple(_family_name(f) for f in families)
+    if not (isinstance(tol, (int, float)) and math.isfinite(tol) and tol > 0):
+        raise SymnormError(f"tol must be a positive number (got {tol!r})")
     spec = _sizes_for(spec, sizes)
     target = as_target(fn, train=train, buffers=buffers)
     result = ConformResult(target.name, spec, tol)

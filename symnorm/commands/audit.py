@@ -56,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--groups", type=int, default=None, help="group count for group presets")
     p.add_argument("--layout", default=None, help="layout passed to the preset")
     p.add_argument("--families", nargs="+", default=None, metavar="FAMILY",
-                   help="input families (default: all)")
+                   help="input families: random near-constant large-mean tiny-variance "
+                        "batch-of-2 batch-of-1 (default: all)")
     p.add_argument("--tol", type=float, default=None,
                    help="agreement tolerance relative to max(1, |y|) (default 1e-7)")
 
