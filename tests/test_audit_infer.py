@@ -207,3 +207,15 @@ def test_float32_implementation_gets_no_spec():
     r = infer(lambda x: ln(x.astype(np.float32)).astype(np.float32), "N D", "N=2 D=6")
     assert r.spec is None
     assert r.evidence["fast_variance"].note == "centering unknown"
+
+
+def test_keyword_partial_of_a_torch_functional_is_adapted():
+    torch = need_torch()
+    import functools
+
+    import torch.nn.functional as F
+    fn = functools.partial(F.layer_norm, normalized_shape=(5,), weight=torch.ones(5),
+                           bias=torch.zeros(5), eps=1e-3)
+    r = infer(fn, "N T D", "N=2 T=2 D=5")
+    from fractions import Fraction
+    assert r.spec is not None and r.spec.affine == ("D",) and r.spec.eps == Fraction(1, 1000)

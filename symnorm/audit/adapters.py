@@ -410,6 +410,10 @@ def as_target(obj: Any, *, train: bool | None = None,
         if buffers is not None:
             raise AuditError("buffers= is for numpy callables; a torch module has its own")
         return torch_module(obj, train=train)
+    if (isinstance(obj, functools.partial) and not obj.args
+            and (getattr(obj.func, "__module__", "") or "").startswith("torch.nn.functional")):
+        # partial(F.layer_norm, normalized_shape=...): its keywords, settable like ours
+        return functional(obj.func, train=train, **{**obj.keywords, **dict(buffers or {})})
     if (getattr(obj, "__module__", "") or "").startswith("torch.nn.functional"):
         if buffers is not None:
             return functional(obj, train=train, **dict(buffers))
