@@ -167,3 +167,9 @@ def test_float64_audit_sees_rmsnorm_default_eps_of_its_dtype():
     assert res.disagreeing() == ["tiny variance"]
     assert conforms(torch.nn.RMSNorm(5),
                     pt.rms_norm(sizes="N=2 T=2 D=5", eps=Fraction(1, 2 ** 52))).agree
+
+
+def test_public_api():
+    import symnorm.audit as A
+    assert A.conforms is conforms and callable(A.infer)
+    assert {"conforms", "infer", "functional", "torch_module", "as_target"} <= set(A.__all__)

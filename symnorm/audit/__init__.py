@@ -1,4 +1,4 @@
-"""Audits of real implementations against specs: conformance and spec inference by probing.
+"""Audits of real implementations against the mathematics: conformance, inference, precision.
 
 ``conforms(fn, spec)`` compares an implementation with a spec on generated input families;
 ``infer(fn, layout, sizes)`` recovers the spec from the implementation's behaviour.
@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 from .adapters import AuditError, Target, as_target, functional, torch_module
+from .conform import ConformResult, conforms
 from .infer import InferResult, infer, spec_differences
 
-__all__ = ["AuditError", "InferResult", "Target", "as_target", "functional", "infer",
-           "spec_differences", "torch_module"]
+__all__ = ["AuditError", "ConformResult", "InferResult", "Target", "as_target", "conforms",
+           "functional", "infer", "spec_differences", "torch_module"]
