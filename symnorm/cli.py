@@ -23,6 +23,7 @@ COMMANDS = {
     "report": "write a derivation report (HTML, Markdown, LaTeX, JSON, figures)",
     "zoo": "table of the normalization family: axes, group sizes, batch coupling",
     "precision": "variance and outputs in float16/bfloat16/float32 against an exact reference",
+    "audit": "audit an implementation: conformance to a spec, or its spec by probing",
 }
 
 
