@@ -459,26 +459,34 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
     lhs, rhs = eng.value(rel.left), eng.value(rel.right)
     diff = add(lhs, scale(sp.Integer(-1), rhs))
     names = eng.latex_names()
+    basis = ", ".join("1" if b == "ones" else b for b in eng.basis)
+    # each step: a sentence saying what it does (plain text, no expression) and the maths
     steps = [  # each derivative the claim takes, as the chain rule produced it
-        {"text": f"derivative with respect to {call.args[1]} (chain rule through the Gram "
-                 f"symbols): {show(eng.value(call))}",
+        {"text": f"Differentiate with respect to {call.args[1]} by the chain rule through "
+                 "the Gram symbols:",
          "latex": latex_value(eng.value(call), names)}
         for call in _jacobians(rel)
     ]
     steps += [
-        {"text": f"left side in the basis {{{', '.join(eng.basis)}}}: {show(lhs)}",
-         "latex": latex_value(lhs, names)},
-        {"text": f"right side: {show(rhs)}", "latex": latex_value(rhs, names)},
+        {"text": f"Write the left side in the basis {{{basis}}}:",
+         "latex": latex_value(lhs, names), "side": "left"},
+        {"text": "Write the right side in the same basis:", "latex": latex_value(rhs, names),
+         "side": "right"},
     ]
     if sol:
-        steps.append({"text": "hypotheses solved: " + ", ".join(
-            f"{k} = {v}" for k, v in sol.items()), "latex": ""})
+        steps.append({"text": "Solve the hypotheses and substitute:", "latex": r",\ ".join(
+            f"{sp.latex(k, symbol_names=names)} = {sp.latex(v, symbol_names=names)}"
+            for k, v in sol.items())})
     for c in components(diff):
         c = c.subs(sol) if sol else c
         if not is_zero(c):
             return False, steps
-    steps.append({"text": "every coefficient of (left - right) reduces to 0 under "
-                          "s**2 = (radicand) for each square root s: holds for every d",
+    roots = any(f == "sqrt" for f, _ in eng.radicands)
+    steps.append({"text": "Subtract: every coefficient of left minus right reduces to 0"
+                          + (" once each square root t is reduced by t\u00b2 = (its radicand)"
+                             if roots else "")
+                          + ", with d kept a symbol; so the identity holds throughout its "
+                            "scope.",
                   "latex": r"\text{left} - \text{right} = 0"})
     return True, steps
 
@@ -512,18 +520,32 @@ def _vec_tex(p: str) -> str:
 
 
 def latex_value(v: Value, names: dict[sp.Symbol, str] | None = None) -> str:
-    """A structured value as LaTeX, Gram symbols as inner products."""
+    """A structured value as LaTeX, Gram symbols as inner products; a negative coefficient
+    is written as a subtraction (``I - \\frac{1}{d}\\mathbf{1}\\mathbf{1}^\\top``)."""
     def tex(c: sp.Expr) -> str:
         return sp.latex(c, symbol_names=names or {})
 
-    def coeff(c: sp.Expr) -> str:
-        return "" if c == 1 else "-" if c == -1 else f"\\left({tex(c)}\\right)"
+    def terms(pairs: list[tuple[sp.Expr, str]]) -> str:
+        out = ""
+        for c, what in pairs:
+            if c == 0:
+                continue
+            c = c if isinstance(c, sp.Basic) else sp.Integer(c)
+            negative = c.could_extract_minus_sign()
+            c = -c if negative else c
+            body = what if c == 1 else \
+                f"\\left({tex(c)}\\right){what}" if isinstance(c, sp.Add) else \
+                f"{tex(c)}\\,{what}"
+            out += (" - " if negative else " + ") + body if out else \
+                ("-" if negative else "") + body
+        return out or "0"
     if isinstance(v, Vec):
-        parts = [f"{coeff(c)}{_vec_tex(p)}" for p, c in v.coeffs.items() if c != 0]
-        return (" + ".join(parts) or "0") + ("^\\top" if v.row and parts else "")
+        body = terms([(c, _vec_tex(p)) for p, c in v.coeffs.items()])
+        if not v.row or body == "0":
+            return body
+        single = " + " not in body and " - " not in body
+        return f"{body}^\\top" if single else f"\\left({body}\\right)^\\top"
     if isinstance(v, Mat):
-        parts = [f"{coeff(v.alpha)}I"] if v.alpha != 0 else []
-        parts += [f"{coeff(c)}{_vec_tex(p)}{_vec_tex(q)}^\\top"
-                  for (p, q), c in v.terms.items() if c != 0]
-        return " + ".join(parts) or "0"
+        return terms([(v.alpha, "I"), *((c, f"{_vec_tex(p)}{_vec_tex(q)}^\\top")
+                                        for (p, q), c in v.terms.items())])
     return tex(v)

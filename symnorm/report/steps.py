@@ -1,0 +1,101 @@
+"""Derivation steps as a proof sketch: one sentence and one display per step, wrapped.
+
+An engine records its steps as ``{"text": sentence, "latex": maths}``; a verdict reached
+without steps (the SMT step, exact evaluation, a witness) gets one sentence saying how it
+was reached.  A long display is broken at its top-level ``+``/``-`` into left-aligned lines,
+so it wraps instead of overflowing.
+
+>>> wrap_math("a + b + c", width=4)
+'\\\\begin{array}{l}a \\\\\\\\ \\\\quad + b \\\\\\\\ \\\\quad + c\\\\end{array}'
+>>> wrap_math(r"\\frac{a + b}{c}", width=4)
+'\\\\frac{a + b}{c}'
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..check.verdict import Verdict
+from .texsafe import safe_math
+
+__all__ = ["GRAM_LEGEND", "GRAM_LEGEND_TEX", "GRAM_MARK", "card_steps", "wrap_math"]
+
+#: A step using the Gram notation contains this.
+GRAM_MARK = r"\langle"
+#: The legend printed before the first step that uses the Gram notation.
+GRAM_LEGEND = ("Notation: the engine works with inner products, written <a, b> = a^T b "
+               "(the Gram symbols); 1 is the all-ones vector, so <1, 1> = d and <x, 1> is "
+               "the sum of the entries of x.")
+GRAM_LEGEND_TEX = (r"\langle a, b\rangle = a^\top b,\quad \langle \mathbf{1}, \mathbf{1}"
+                   r"\rangle = d,\quad \langle x, \mathbf{1}\rangle = \sum_{i} x_{i}")
+#: A display longer than this many LaTeX characters is broken into lines.
+WRAP_WIDTH = 110
+
+_TOKEN = re.compile(r"\\left.|\\right.|\\[A-Za-z]+|\\.|[{}]|\s[+-]\s|.", re.DOTALL)
+
+
+def _terms(latex: str) -> list[str]:
+    """``latex`` cut before each ``+``/``-`` outside every group."""
+    out, start, depth = [], 0, 0
+    for m in _TOKEN.finditer(latex):
+        tok = m.group()
+        if tok == "{" or tok.startswith(r"\left"):
+            depth += 1
+        elif tok == "}" or tok.startswith(r"\right"):
+            depth -= 1
+        elif depth == 0 and tok in (" + ", " - ") and m.start() > start:
+            out.append(latex[start:m.start()])
+            start = m.start() + 1
+    out.append(latex[start:])
+    return [t.strip() for t in out if t.strip()]
+
+
+def wrap_math(latex: str, width: int = WRAP_WIDTH) -> str:
+    """Break a long sum into lines of about ``width`` characters, each after the first
+    starting with its sign; a display that is not a sum stays as it is."""
+    if len(latex) <= width or r"\begin" in latex:
+        return latex
+    terms = _terms(latex)
+    if len(terms) < 2:
+        return latex
+    lines = [terms[0]]
+    for t in terms[1:]:
+        if len(lines[-1]) + len(t) + 3 <= width:
+            lines[-1] += " " + t
+        else:
+            lines.append(t)
+    if len(lines) < 2:
+        return latex
+    return r"\begin{array}{l}" + r" \\ \quad ".join(lines) + r"\end{array}"
+
+
+def _sides(statement: str) -> tuple[str, str] | None:
+    """The two sides of a claim-language statement as LaTeX, or None when it does not parse."""
+    try:
+        from ..lang.parser import parse_statement
+        from .texexpr import TexExpr
+        relation = parse_statement(f"claim r: {statement}").relation
+        tex = TexExpr()
+        return tex.print(relation.left), tex.print(relation.right)
+    except Exception:  # noqa: BLE001 - no parse: the steps show the values alone
+        return None
+
+
+def card_steps(v: Verdict) -> tuple[tuple[str, str | None], ...]:
+    """The steps a claim card prints: the engine's, or one sentence on how it was reached."""
+    steps = []
+    sides = _sides(v.statement) if any("side" in s for s in v.steps) else None
+    for s in v.steps:
+        tex = safe_math(s.get("latex", "") or "")
+        side = s.get("side")
+        if tex and sides and side in ("left", "right"):  # name the side it is the value of
+            tex = safe_math(f"{sides[0 if side == 'left' else 1]} = {tex}") or tex
+        if tex:
+            wrapped = wrap_math(tex)
+            tex = safe_math(wrapped) or tex
+        steps.append((str(s.get("text", "")), tex))
+    if steps or v.status not in ("proved", "proved-for", "refuted", "confirmed"):
+        return tuple(steps)
+    from .model import ENGINE_STEP, engine_key
+    sentence = ENGINE_STEP.get(engine_key(v.engine))
+    return ((sentence, None),) if sentence else ()
