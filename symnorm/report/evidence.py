@@ -183,6 +183,8 @@ def value_tex(value: Any, compact: bool = False) -> str | None:
     Column vectors read as a transposed row, ``(a, b)^\\top``; matrices as ``pmatrix``, or with
     ``compact`` (for Markdown tables, where ``&`` and ``\\\\`` are fragile) as a list of rows.
     """
+    if isinstance(value, str) and value.strip().startswith("["):
+        value = parse_value(value)
     if isinstance(value, str):
         return _number_tex(value.strip())
     if not isinstance(value, list) or not value:
@@ -237,6 +239,8 @@ def _row(items: list[Any], transpose: bool) -> str | None:
 def value_plain(value: Any) -> str:
     """The full value as plain text (for a tooltip): every digit the checker printed."""
     if isinstance(value, list):
+        if value and all(isinstance(v, list) and len(v) == 1 for v in value):
+            value = [v[0] for v in value]  # a column reads as one tuple
         return "(" + ", ".join(value_plain(v) for v in value) + ")"
     return "" if value is None else str(value)
 

@@ -23,9 +23,8 @@ __all__ = ["GRAM_LEGEND", "GRAM_LEGEND_TEX", "GRAM_MARK", "card_steps", "wrap_ma
 #: A step using the Gram notation contains this.
 GRAM_MARK = r"\langle"
 #: The legend printed before the first step that uses the Gram notation.
-GRAM_LEGEND = ("Notation: the engine works with inner products, written <a, b> = a^T b "
-               "(the Gram symbols); 1 is the all-ones vector, so <1, 1> = d and <x, 1> is "
-               "the sum of the entries of x.")
+GRAM_LEGEND = ("Notation: the engine writes inner products as Gram symbols, with 1 the "
+               "all-ones vector:")
 GRAM_LEGEND_TEX = (r"\langle a, b\rangle = a^\top b,\quad \langle \mathbf{1}, \mathbf{1}"
                    r"\rangle = d,\quad \langle x, \mathbf{1}\rangle = \sum_{i} x_{i}")
 #: A display longer than this many LaTeX characters is broken into lines.
