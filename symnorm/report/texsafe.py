@@ -123,7 +123,7 @@ _UNICODE = {
     "\u00b1": r"$\pm$", "\u2192": r"$\to$", "\u221a": r"$\surd$", "\u2211": r"$\Sigma$",
     "\u03b5": r"$\varepsilon$", "\u03f5": r"$\epsilon$", "\u03b1": r"$\alpha$",
     "\u03b2": r"$\beta$", "\u03b3": r"$\gamma$", "\u03bc": r"$\mu$", "\u03c3": r"$\sigma$",
-    "\u2713": "", "\u2717": "",
+    "\u2713": "", "\u2717": "", "\u1d40": r"\textsuperscript{T}",
 }
 
 
