@@ -153,6 +153,15 @@ def test_steps_print_once_as_maths_with_a_sentence() -> None:
     left = next(tex for text, tex in card.steps if text.startswith("Write the left side"))
     assert left and left.removeprefix(r"\begin{array}{l}").startswith(r"J\,c = ")  # named
     assert card.legend  # the first use of the Gram notation explains it
+    # the recurring square root is named once, and the conclusion names the identity used
+    assert card.steps[0] == ("Abbreviate the square root that recurs:",
+                             (r"s = \sqrt{\epsilon + v},\quad v = \frac{- \frac{\langle x, "
+                             r"\mathbf{1}\rangle^{2}}{d} + \langle x, x\rangle}{d}"))
+    assert left == (r"J\,c = \left(\frac{1}{s} - \frac{v}{s^{3}}\right)x - \left(\frac{"
+                    r"\langle x, \mathbf{1}\rangle}{d s} - \frac{\langle x, \mathbf{1}"
+                    r"\rangle v}{d s^{3}}\right)\mathbf{1}")
+    assert card.steps[-1][1] == (r"s^{2} = \epsilon + v\ \Rightarrow\ \text{left} - "
+                                 r"\text{right} = 0")
     for printer in PRINTERS:
         out = printer().doprint(m)
         body = out.split("How it was reached", 1)[1]
@@ -175,7 +184,7 @@ def test_the_legend_appears_once() -> None:
 def test_long_sums_wrap_into_lines() -> None:
     term = r"\frac{\langle x, \mathbf{1}\rangle^{2}}{d \sqrt{\epsilon + v}}"
     long = " + ".join([term] * 6)
-    wrapped = wrap_math(long, width=120)
+    wrapped = wrap_math(long, width=40)
     assert wrapped.startswith(r"\begin{array}{l}") and wrapped.count(r"\\") >= 2
     assert wrap_math(r"\frac{" + long + "}{2}") == r"\frac{" + long + "}{2}"  # no top-level +
 

@@ -101,8 +101,8 @@ def _run(browser: str, profile: Path, *args: str) -> str:
 
 
 #: A long step, as the any-d engine writes one (it must wrap, not overflow).
-LONG = " + ".join([r"\frac{\langle x, \mathbf{1}\rangle^{2}}{d \sqrt{\epsilon + \frac{"
-                   r"\langle x, x\rangle}{d}}}\,x"] * 8)
+LONG = " + ".join([(r"\frac{\langle x, \mathbf{1}\rangle^{2}}{d \sqrt{\epsilon + \frac{"
+                   r"\langle x, x\rangle}{d}}}\,x")] * 8)
 
 
 def _evidence(k: int) -> list[dict]:

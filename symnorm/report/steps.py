@@ -5,7 +5,7 @@ without steps (the SMT step, exact evaluation, a witness) gets one sentence sayi
 was reached.  A long display is broken at its top-level ``+``/``-`` into left-aligned lines,
 so it wraps instead of overflowing.
 
->>> wrap_math("a + b + c", width=4)
+>>> wrap_math("a + b + c", width=3)
 '\\\\begin{array}{l}a \\\\\\\\ \\\\quad + b \\\\\\\\ \\\\quad + c\\\\end{array}'
 >>> wrap_math(r"\\frac{a + b}{c}", width=4)
 '\\\\frac{a + b}{c}'
@@ -27,8 +27,17 @@ GRAM_LEGEND = ("Notation: the engine writes inner products as Gram symbols, with
                "all-ones vector:")
 GRAM_LEGEND_TEX = (r"\langle a, b\rangle = a^\top b,\quad \langle \mathbf{1}, \mathbf{1}"
                    r"\rangle = d,\quad \langle x, \mathbf{1}\rangle = \sum_{i} x_{i}")
-#: A display longer than this many LaTeX characters is broken into lines.
-WRAP_WIDTH = 110
+#: A display wider than about this many symbols is broken into lines (a control word such as
+#: ``\\frac`` counts as one symbol, braces and spaces as none).
+WRAP_WIDTH = 90
+
+_CONTROL_WORD = re.compile(r"\\[A-Za-z]+")
+
+
+def _width(latex: str) -> int:
+    """A rough count of the symbols ``latex`` shows."""
+    return len(re.sub(r"[{}\s]", "", _CONTROL_WORD.sub("x", latex)))
+
 
 _TOKEN = re.compile(r"\\left.|\\right.|\\[A-Za-z]+|\\.|[{}]|\s[+-]\s|.", re.DOTALL)
 
@@ -52,14 +61,14 @@ def _terms(latex: str) -> list[str]:
 def wrap_math(latex: str, width: int = WRAP_WIDTH) -> str:
     """Break a long sum into lines of about ``width`` characters, each after the first
     starting with its sign; a display that is not a sum stays as it is."""
-    if len(latex) <= width or r"\begin" in latex:
+    if _width(latex) <= width or r"\begin" in latex:
         return latex
     terms = _terms(latex)
     if len(terms) < 2:
         return latex
     lines = [terms[0]]
     for t in terms[1:]:
-        if len(lines[-1]) + len(t) + 3 <= width:
+        if _width(lines[-1]) + _width(t) + 1 <= width:
             lines[-1] += " " + t
         else:
             lines.append(t)
