@@ -5,8 +5,8 @@ without steps (the SMT step, exact evaluation, a witness) gets one sentence sayi
 was reached.  A long display is broken at its top-level ``+``/``-`` into left-aligned lines,
 so it wraps instead of overflowing.
 
->>> wrap_math("a + b + c", width=3)
-'\\\\begin{array}{l}a \\\\\\\\ \\\\quad + b \\\\\\\\ \\\\quad + c\\\\end{array}'
+>>> print(wrap_math("a + b + c", width=3))
+\\begin{array}{l}{\\displaystyle a} \\\\ {\\displaystyle \\quad + b} \\\\ {\\displaystyle \\quad + c}\\end{array}
 >>> wrap_math(r"\\frac{a + b}{c}", width=4)
 '\\\\frac{a + b}{c}'
 """
@@ -74,7 +74,10 @@ def wrap_math(latex: str, width: int = WRAP_WIDTH) -> str:
             lines.append(t)
     if len(lines) < 2:
         return latex
-    return r"\begin{array}{l}" + r" \\ \quad ".join(lines) + r"\end{array}"
+    # array cells are set in text style: \displaystyle keeps fractions full size
+    return r"\begin{array}{l}" + r" \\ ".join(
+        "{\\displaystyle " + (r"\quad " if k else "") + line + "}"
+        for k, line in enumerate(lines)) + r"\end{array}"
 
 
 def _sides(statement: str) -> tuple[str, str] | None:
