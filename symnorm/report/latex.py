@@ -56,6 +56,9 @@ _PREAMBLE = r"""\usepackage{amsmath,amssymb}
 \newcommand{\fitmath}[1]{\sbox{\fitbox}{$\displaystyle #1$}%
   \ifdim\wd\fitbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\fitbox}}%
   \else\usebox{\fitbox}\fi}
+\newcommand{\fitwide}[1]{\sbox{\fitbox}{#1}%
+  \ifdim\wd\fitbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\fitbox}}%
+  \else\usebox{\fitbox}\fi}
 """
 
 
@@ -170,6 +173,8 @@ class LatexPrinter(Printer):
             if tex and safe_math(tex):
                 return f"${tex}$"
             plain = value_plain(x)
+            if not plain:
+                return "--"
             return f"\\texttt{{{escape_text(plain if len(plain) <= 20 else plain[:19] + '...')}}}"
         rows = []
         for r in c.rows:
@@ -184,8 +189,8 @@ class LatexPrinter(Printer):
         head = " & ".join(f"\\textbf{{{h}}}" for h in ("d", "point", "left side", "right side",
                                                        "digits", "result"))
         return ("\\textbf{Numeric evidence:} " + escape_text(c.evidence_summary) + "\\par\n"
-                "{\\footnotesize\\begin{tabular}{llllll}\n" + head + " \\\\ \\hline\n"
-                + "".join(rows) + "\\end{tabular}}\\par\n")
+                "{\\footnotesize\\fitwide{\\begin{tabular}{llllll}\n" + head
+                + " \\\\ \\hline\n" + "".join(rows) + "\\end{tabular}}}\\par\n")
 
     def _table(self, title: str, cols: tuple[str, ...], rows: list[list[Any]]) -> str:
         def cell(x: Any) -> str:
