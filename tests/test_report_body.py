@@ -277,3 +277,19 @@ def test_html_names_cjk_fonts() -> None:
         assert f'"{font}"' in css
     assert "math[display=block]{margin:.3rem 0}" in css  # no overflow on the math itself
     assert ".math-block{overflow-x:auto;overflow-y:hidden" in css
+
+
+def test_counterexample_values_are_typeset_and_text_stays_text() -> None:
+    v = Verdict("t.md", 5, "a", "x == x", "refuted", engine="numeric", scope="d = 2",
+                counterexample={"eps": "9/2", "x": ["0", "5"],
+                                "lhs": "[['-0.92057461789832336643'], ['0.92']]",
+                                "confirmed_at_dps": [50, 70],
+                                "proof": "the sides differ at [['1']] exactly"})
+    out = render(v)
+    page = out["report.html"]
+    assert '<span title="[[&#x27;-0.92057461789832336643&#x27;], [&#x27;0.92&#x27;]]">' \
+        "<math" in page  # typeset, every digit on hover
+    assert '<td class="num">(50, 70)</td>' in page  # precisions are a list, not a vector
+    assert '<td class="num">the sides differ at [[&#x27;1&#x27;]] exactly</td>' in page
+    assert r"| `x` | $\left(0,\ 5\right)^\top$ |" in out["report.md"]
+    assert r"$\frac{9}{2}$" in out["report.tex"]

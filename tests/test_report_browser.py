@@ -73,7 +73,11 @@ window.addEventListener("load", () => {
       rows: [...d.querySelectorAll("tr")].slice(1).map(
         r => [...r.children].map(c => c.textContent)) })),
     height: document.documentElement.scrollHeight,
-    all: document.body.textContent,
+    // every text the report typesets or writes, collapsed parts included; the document's
+    // own code (claim sources, code spans) is the author's and may read like code
+    all: (() => { const c = document.body.cloneNode(true);
+                  c.querySelectorAll("pre, code, script").forEach(e => e.remove());
+                  return c.textContent; })(),
     text: document.body.innerText };
   const pre = document.createElement("pre");
   pre.id = "probe"; pre.textContent = JSON.stringify(out);

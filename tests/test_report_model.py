@@ -157,7 +157,7 @@ def test_markdown_has_math_and_gfm_tables() -> None:
     assert "$$\nJ\\,c = \\frac{\\epsilon}{s^{3}}\\,c\n$$" in md
     assert "| d | point | left side | right side | digits | result |" in md
     assert "<details><summary>Numeric evidence: 1 point at d = 3 agrees to 50 digits" in md
-    assert "**Counterexample**" in md and "| `x` | `(1, 2, 4)` |" in md
+    assert "**Counterexample**" in md and "| `x` | $\\left(1,\\ 2,\\ 4\\right)^\\top$ |" in md
     prose = DOC.split("```symnorm")[0].rstrip("\n").split("\n")
     quoted = "\n".join("> " + ln if ln.strip() else ">" for ln in prose)
     assert quoted in md  # prose kept, as a quotation the report's own lines never are

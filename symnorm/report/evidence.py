@@ -27,8 +27,8 @@ from typing import Any
 
 from .texexpr import name_tex
 
-__all__ = ["RESULT_WORDS", "EvidenceRow", "evidence_rows", "evidence_summary", "point_tex",
-           "value_plain", "value_tex"]
+__all__ = ["RESULT_WORDS", "EvidenceRow", "evidence_rows", "evidence_summary", "example_tex",
+           "point_tex", "value_plain", "value_tex"]
 
 #: The result column, as the reader sees it.
 RESULT_WORDS = {"agree": "agrees", "differ": "differs", "unclear": "unclear",
@@ -243,6 +243,18 @@ def value_plain(value: Any) -> str:
             value = [v[0] for v in value]  # a column reads as one tuple
         return "(" + ", ".join(value_plain(v) for v in value) + ")"
     return "" if value is None else str(value)
+
+
+def example_tex(value: Any) -> str | None:
+    """A counterexample or witness value (a number, a rational, a vector, a matrix) as
+    LaTeX, or None for anything else (a sentence, a paste block)."""
+    if isinstance(value, (bool, tuple)) or not isinstance(value, (str, list, int, float)) \
+            and type(value).__name__ != "Fraction":
+        return None
+    if isinstance(value, list) and not all(isinstance(v, (str, list)) for v in value):
+        return None  # vectors come as text entries; a list of ints is a list (precisions)
+    parsed = parse_value(value if isinstance(value, (str, list)) else str(value))
+    return value_tex(parsed)
 
 
 def point_tex(point: tuple[tuple[str, Any], ...]) -> str | None:

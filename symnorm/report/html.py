@@ -12,7 +12,7 @@ import base64
 from html import escape
 from typing import Any
 
-from .evidence import EvidenceRow, point_tex, value_plain, value_tex
+from .evidence import EvidenceRow, example_tex, point_tex, value_plain, value_tex
 from .mathml import code_fallback, to_mathml
 from .model import (
     STATUS_INFO,
@@ -176,8 +176,7 @@ class HtmlPrinter(Printer):
         if v.counterexample:
             parts.append(f'<table class="counterexample"><caption>{c.example_title}</caption>'
                          "<tr><th>name</th><th>value</th></tr>" + "".join(
-                             f'<tr><td>{escape(str(k))}</td><td class="num">'
-                             f"{escape(fmt_value(val))}</td></tr>"
+                             f"<tr><td>{escape(str(k))}</td>{self._example(val)}</tr>"
                              for k, val in v.counterexample.items()) + "</table>\n")
         parts.append("</article>\n")
         return "".join(parts)
@@ -203,6 +202,15 @@ class HtmlPrinter(Printer):
                  f"{escape(r.word)}</span>"
                  + (f" ({r.samples} samples)" if r.samples > 1 else "")]
         return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+
+    @staticmethod
+    def _example(value: object) -> str:
+        """A counterexample value: typeset when it is a number, vector or matrix."""
+        plain = fmt_value(value)
+        tex = example_tex(value)
+        if tex:
+            return f'<td><span title="{escape(plain)}">{to_mathml(tex)}</span></td>'
+        return f'<td class="num">{escape(plain)}</td>'
 
     def _value(self, value: object) -> str:
         plain = value_plain(value)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .evidence import point_tex, value_plain, value_tex
+from .evidence import example_tex, point_tex, value_plain, value_tex
 from .mdtex import md_to_tex, tex_code_lines, tex_math
 from .model import (
     STATUS_INFO,
@@ -196,7 +196,10 @@ class LatexPrinter(Printer):
         def cell(x: Any) -> str:
             text = fmt_value(x)
             return escape_text(text if len(text) <= 20 else text[:19] + "...")
-        body = "".join(" & ".join(f"\\texttt{{{cell(x)}}}" for x in row) + " \\\\\n"
+        def typeset(x: Any, k: int) -> str:
+            tex = example_tex(x) if k else None  # values typeset; names stay monospace
+            return f"${tex}$" if tex and safe_math(tex) else f"\\texttt{{{cell(x)}}}"
+        body = "".join(" & ".join(typeset(x, k) for k, x in enumerate(row)) + " \\\\\n"
                        for row in rows)
         head = " & ".join(f"\\textbf{{{c}}}" for c in cols)
         return (f"\\textbf{{{title}}}\\par\n{{\\footnotesize\\begin{{tabular}}"

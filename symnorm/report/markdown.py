@@ -12,7 +12,7 @@ import html
 import re
 from typing import Any
 
-from .evidence import point_tex, value_plain, value_tex
+from .evidence import example_tex, point_tex, value_plain, value_tex
 from .model import (
     STATUS_INFO,
     ClaimCard,
@@ -147,8 +147,13 @@ class MarkdownPrinter(Printer):
     def _table(self, title: str, cols: list[str], rows: list[list[Any]]) -> str:
         lines = [f"**{title}**\n", "| " + " | ".join(cols) + " |",
                  "|" + "---|" * len(cols)]
-        lines += ["| " + " | ".join(code_span(fmt_value(x)) if fmt_value(x) else " "
-                                    for x in row) + " |" for row in rows]
+        def cell(x: Any, k: int) -> str:
+            tex = example_tex(x) if k else None  # values typeset; names stay code
+            if tex and "|" not in tex:
+                return f"${tex}$"
+            return code_span(fmt_value(x)) if fmt_value(x) else " "
+        lines += ["| " + " | ".join(cell(x, k) for k, x in enumerate(row)) + " |"
+                  for row in rows]
         return "\n".join(lines) + "\n"
 
     def _print_FigureBlock(self, f: FigureBlock) -> str:
