@@ -293,3 +293,26 @@ def test_counterexample_values_are_typeset_and_text_stays_text() -> None:
     assert '<td class="num">the sides differ at [[&#x27;1&#x27;]] exactly</td>' in page
     assert r"| `x` | $\left(0,\ 5\right)^\top$ |" in out["report.md"]
     assert r"$\frac{9}{2}$" in out["report.tex"]
+
+
+def test_evidence_rows_stay_inside_the_claims_assumptions() -> None:
+    """Sampled and skipped points alike satisfy `assume`, `document assume` and `given`."""
+    from fractions import Fraction
+
+    from symnorm.check.run import check_parsed
+    from symnorm.lang.document import parse_text
+
+    doc = ("# T\n\n```symnorm\nuse layernorm\nassume eps >= 0\n"
+           "claim a: J*c == eps/s**3*c\nclaim b: BN(0; [0, b]) == -b/sqrt(b**2 + 4*eps)\n```\n"
+           "\n```symnorm\nuse layernorm\nscalar b\ndocument assume eps > 0\n"
+           "claim c: N(x + b*ones) == N(x)\n```\n"
+           "\n```symnorm\nuse layernorm\nclaim e: N(x) == c/s given eps >= 1/2\n```\n")
+    result = check_parsed(parse_text(doc.replace("BN(0; [0, b])", "BN(0; [0, 2])")
+                                     .replace("-b/sqrt(b**2", "-2/sqrt(4"), "t.md"), timeout=60)
+    low = {"a": 0, "b": 0, "c": 0, "e": Fraction(1, 2)}
+    for v in result.verdicts:
+        assert v.status == "proved", (v.label, v.status, v.message)
+        assert v.evidence, v.label
+        for r in v.evidence:
+            eps = Fraction(r["point"]["eps"])
+            assert eps >= low[v.label] and (v.label != "c" or eps > 0), (v.label, r)
