@@ -316,3 +316,14 @@ def test_evidence_rows_stay_inside_the_claims_assumptions() -> None:
         for r in v.evidence:
             eps = Fraction(r["point"]["eps"])
             assert eps >= low[v.label] and (v.label != "c" or eps > 0), (v.label, r)
+
+
+@pytest.mark.parametrize(("scope", "sentence"), [
+    ("witness", "proved by an exhibited witness, an exact point where the two sides differ, "
+                "re-verified in exact arithmetic"),
+    ("witness at d = 2", "proved by an exhibited witness, an exact point where the two sides "
+                         "differ (at d = 2), re-verified in exact arithmetic"),
+])
+def test_a_witness_says_where_it_was_found(scope: str, sentence: str) -> None:
+    v = Verdict("t.md", 5, "a", "x != y", "proved", engine="numeric witness", scope=scope)
+    assert status_sentence(v) == sentence

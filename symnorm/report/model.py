@@ -141,8 +141,9 @@ def status_sentence(v: Verdict) -> str:
     where = _scope_phrase(v.scope)
     if v.status in ("proved", "proved-for"):
         if v.engine == "numeric witness":
-            return f"proved {how} ({where.removeprefix('with a ')}), confirmed at two " \
-                   "precisions"
+            at = v.scope.removeprefix("witness").strip()
+            return f"proved {how}" + (f" ({at})" if at else "") + \
+                ", re-verified in exact arithmetic"
         return " ".join(x for x in ("proved", how, where) if x)
     if v.status == "refuted":
         if v.engine == "any-d" or v.counterexample.get("proof", "").startswith("the two "):
