@@ -319,10 +319,10 @@ def test_evidence_rows_stay_inside_the_claims_assumptions() -> None:
 
 
 @pytest.mark.parametrize(("scope", "sentence"), [
-    ("witness", "proved by an exhibited witness, an exact point where the two sides differ, "
-                "re-verified in exact arithmetic"),
-    ("witness at d = 2", "proved by an exhibited witness, an exact point where the two sides "
-                         "differ (at d = 2), re-verified in exact arithmetic"),
+    ("witness", ("proved by an exhibited witness, an exact point where the two sides differ, "
+                "re-verified in exact arithmetic")),
+    ("witness at d = 2", ("proved by an exhibited witness, an exact point where the two sides "
+                         "differ (at d = 2), re-verified in exact arithmetic")),
 ])
 def test_a_witness_says_where_it_was_found(scope: str, sentence: str) -> None:
     v = Verdict("t.md", 5, "a", "x != y", "proved", engine="numeric witness", scope=scope)
