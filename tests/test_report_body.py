@@ -327,3 +327,24 @@ def test_evidence_rows_stay_inside_the_claims_assumptions() -> None:
 def test_a_witness_says_where_it_was_found(scope: str, sentence: str) -> None:
     v = Verdict("t.md", 5, "a", "x != y", "proved", engine="numeric witness", scope=scope)
     assert status_sentence(v) == sentence
+
+
+@pytest.mark.slow  # checks the whole paper derivation
+def test_the_paper_report_reads_as_maths_in_every_format(tmp_path: Path) -> None:
+    from symnorm.report.build import PAPER, report_document
+
+    files, result = report_document(PAPER, tmp_path / "out")
+    md = files["report.md"].read_text(encoding="utf-8")
+    tex = files["report.tex"].read_text(encoding="utf-8")
+    author_md = re.sub(r"~~~symnorm.*?~~~|`[^`]*`", "", md, flags=re.DOTALL)
+    author_tex = re.sub(r"\\begin\{flushleft\}\\ttfamily.*?\\end\{flushleft\}|\\texttt\{[^}]*\}",
+                        "", tex, flags=re.DOTALL)
+    for name, text in (("report.md", author_md), ("report.tex", author_tex)):
+        assert not RAW.search(text) and "[['" not in text, (name, RAW.search(text))
+    labels = [v.label for v in result.verdicts]
+    assert md.count("**How it was reached**") == len(labels)  # every claim says how
+    assert md.count("<details><summary>Numeric evidence: ") == len(labels)
+    for label in labels:
+        assert f"`symnorm check --paper --only {label}`" in md
+    assert r"\usepackage{xeCJK}" in tex  # the title is Chinese
+    assert "every dimension" not in md
