@@ -348,3 +348,10 @@ def test_the_paper_report_reads_as_maths_in_every_format(tmp_path: Path) -> None
         assert f"`symnorm check --paper --only {label}`" in md
     assert r"\usepackage{xeCJK}" in tex  # the title is Chinese
     assert "every dimension" not in md
+
+
+def test_digits_are_shown_for_agreement_only() -> None:
+    rows = evidence_rows([row({"b": "1"}, digits=50.0), row({"b": "2"}, digits=48.54),
+                          row({"b": "3"}, result="differ", digits=-0.3),
+                          row({"b": "4"}, digits=0.0)])
+    assert [r.shown_digits for r in rows] == ["50", "48.5", "", ""]

@@ -58,6 +58,13 @@ class EvidenceRow:
     reason: str = ""  # why a skipped point was skipped, as the checker said
 
     @property
+    def shown_digits(self) -> str:
+        """Digits of agreement, for an agreeing row only (``50``, ``48.5``); else ""."""
+        if self.result != "agree" or not self.digits or self.digits <= 0:
+            return ""
+        return f"{round(self.digits, 1):g}"
+
+    @property
     def word(self) -> str:
         if self.result == "singular" and "negative" in self.reason:
             return "skipped: not real"
@@ -133,7 +140,7 @@ def evidence_summary(rows: list[EvidenceRow]) -> str:
             if any(isinstance(r.d, int) for r in agree) else ""
         digits = [r.digits for r in agree if r.digits]
         verb = "agrees" if len(agree) == 1 else "agree"
-        how = f"{verb} to {min(digits):g} digits" if len(digits) == len(agree) else \
+        how = f"{verb} to {round(min(digits), 1):g} digits" if len(digits) == len(agree) else \
             ("satisfies the relation" if len(agree) == 1 else "satisfy the relation")
         parts.append(f"{_count(len(agree), 'point')}{at} {how}")
     differ = sum(r.result == "differ" for r in rows)

@@ -197,7 +197,7 @@ class HtmlPrinter(Printer):
                  escape(", ".join(f"{k} = {value_plain(v)}" for k, v in r.point)) or
                  '<span title="no variable but d">&mdash;</span>',
                  self._value(r.lhs), self._value(r.rhs),
-                 f"{r.digits:g}" if r.digits else "&mdash;",
+                 r.shown_digits or "&mdash;",
                  f'<span class="result-{escape(r.result)}" title="{escape(r.reason)}">'
                  f"{escape(r.word)}</span>"
                  + (f" ({r.samples} samples)" if r.samples > 1 else "")]

@@ -183,7 +183,7 @@ class LatexPrinter(Printer):
                 escape_text(str(r.d)) if r.d is not None else "",
                 f"${point}$" if point and safe_math(point) else escape_text(
                     ", ".join(f"{k} = {value_plain(v)}" for k, v in r.point)) or "--",
-                value(r.lhs), value(r.rhs), f"{r.digits:g}" if r.digits else "--",
+                value(r.lhs), value(r.rhs), r.shown_digits or "--",
                 escape_text(r.word) + (f" ({r.samples} samples)" if r.samples > 1 else "")])
                 + " \\\\\n")
         head = " & ".join(f"\\textbf{{{h}}}" for h in ("d", "point", "left side", "right side",

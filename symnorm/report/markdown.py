@@ -131,7 +131,7 @@ class MarkdownPrinter(Printer):
                      f"${point}$" if point else code_span(", ".join(
                          f"{k} = {value_plain(v)}" for k, v in r.point)) if r.point else "-",
                      self._value(r.lhs), self._value(r.rhs),
-                     f"{r.digits:g}" if r.digits else "-",
+                     r.shown_digits or "-",
                      md_escape(r.word) + (f" ({r.samples} samples)" if r.samples > 1 else "")]
             lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n\n</details>\n"
