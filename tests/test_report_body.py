@@ -160,6 +160,9 @@ def test_steps_print_once_as_maths_with_a_sentence() -> None:
     assert left == (r"J\,c = \left(\frac{1}{s} - \frac{v}{s^{3}}\right)x - \left(\frac{"
                     r"\langle x, \mathbf{1}\rangle}{d s} - \frac{\langle x, \mathbf{1}"
                     r"\rangle v}{d s^{3}}\right)\mathbf{1}")
+    derivative = next(tex for text, tex in card.steps if text.startswith("Differentiate"))
+    assert derivative and derivative.removeprefix(r"\begin{array}{l}{\displaystyle ").startswith(
+        r"\frac{\partial}{\partial x}\left(\frac{\left(I - ")  # what is differentiated
     assert card.steps[-1][1] == (r"s^{2} = \epsilon + v\ \Rightarrow\ \text{left} - "
                                  r"\text{right} = 0")
     for printer in PRINTERS:

@@ -479,7 +479,7 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
     steps += [  # each derivative the claim takes, as the chain rule produced it
         {"text": f"Differentiate with respect to {call.args[1]} by the chain rule through "
                  "the Gram symbols:",
-         "latex": shown(value)}
+         "latex": shown(value), "of": str(call)}
         for call, value in jacs
     ]
     steps += [

@@ -92,6 +92,22 @@ def _sides(statement: str) -> tuple[str, str] | None:
         return None
 
 
+def _derivative(call: str) -> str | None:
+    """``jacobian(f, x)`` (claim-language text from the engine) as ``\\partial f/\\partial x``."""
+    try:
+        from ..lang.parser import parse_statement
+        from ..lang.syntax import Call
+        from .texexpr import TexExpr
+        node = parse_statement(f"claim r: {call} == 0").relation.left
+        if not isinstance(node, Call) or node.func != "jacobian" or len(node.args) != 2:
+            return None
+        tex = TexExpr()
+        return (rf"\frac{{\partial}}{{\partial {tex.print(node.args[1])}}}\left("
+                rf"{tex.print(node.args[0])}\right)")
+    except Exception:  # noqa: BLE001 - no parse: the step shows the derivative alone
+        return None
+
+
 def card_steps(v: Verdict) -> tuple[tuple[str, str | None], ...]:
     """The steps a claim card prints: the engine's, or one sentence on how it was reached."""
     steps = []
@@ -101,6 +117,9 @@ def card_steps(v: Verdict) -> tuple[tuple[str, str | None], ...]:
         side = s.get("side")
         if tex and sides and side in ("left", "right"):  # name the side it is the value of
             tex = safe_math(f"{sides[0 if side == 'left' else 1]} = {tex}") or tex
+        derivative = _derivative(str(s.get("of", ""))) if tex and s.get("of") else None
+        if derivative:  # name what is differentiated
+            tex = safe_math(f"{derivative} = {tex}") or tex
         if tex:
             wrapped = wrap_math(tex)
             tex = safe_math(wrapped) or tex
