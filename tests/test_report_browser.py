@@ -61,6 +61,23 @@ window.addEventListener("load", () => {
       b => [b.innerText, box(b), getComputedStyle(b).backgroundColor]),
     images: [...document.querySelectorAll("figure img")].map(
       i => [i.naturalWidth, i.naturalHeight, i.complete]),
+    // every display: its overflow, scroll and client heights, and its box against the
+    // box of the math inside (a wrapper taller than its content shows a stray scrollbar)
+    blocks: [...document.querySelectorAll('math[display="block"], .math-block')].map(e => {
+      const inner = e.tagName.toLowerCase() == "math" ? e : e.querySelector("math");
+      return [e.tagName, getComputedStyle(e).overflowY, e.scrollHeight, e.clientHeight,
+              box(e)[3], inner ? box(inner)[3] : 0]; }),
+    evidence: [...document.querySelectorAll("details.evidence")].map(d => ({
+      open: d.open, summary: d.querySelector("summary").textContent,
+      head: [...d.querySelectorAll("th")].map(h => h.textContent),
+      rows: [...d.querySelectorAll("tr")].slice(1).map(
+        r => [...r.children].map(c => c.textContent)) })),
+    height: document.documentElement.scrollHeight,
+    // every text the report typesets or writes, collapsed parts included; the document's
+    // own code (claim sources, code spans) is the author's and may read like code
+    all: (() => { const c = document.body.cloneNode(true);
+                  c.querySelectorAll("pre, code, script").forEach(e => e.remove());
+                  return c.textContent; })(),
     text: document.body.innerText };
   const pre = document.createElement("pre");
   pre.id = "probe"; pre.textContent = JSON.stringify(out);
@@ -87,15 +104,33 @@ def _run(browser: str, profile: Path, *args: str) -> str:
     return done.stdout
 
 
+#: A long step, as the any-d engine writes one (it must wrap, not overflow).
+LONG = " + ".join([(r"\frac{\langle x, \mathbf{1}\rangle^{2}}{d \sqrt{\epsilon + \frac{"
+                   r"\langle x, x\rangle}{d}}}\,x")] * 8)
+
+
+def _evidence(k: int) -> list[dict]:
+    """Three distinct points, the first sampled four times, and one singular point."""
+    def row(eps: str, x: list[str], result: str = "agree") -> dict:
+        return {"d": 3, "point": {"d": "3", "eps": eps, "x": x}, "dps": 50, "second_dps": 70,
+                "lhs": "[['0.25'], ['-1.5'], ['2.0']]", "rhs": "[['0.25'], ['-1.5'], ['2.0']]",
+                "digits": 50.0, "result": result}
+    return [row("1/10", ["1", "2", "4"])] * 4 + [row("1/100", ["1", "2", str(5 + k)]),
+                                                 row("3", ["0", "1", "1"]),
+                                                 {**row("0", ["1", "1", "1"], "singular"),
+                                                  "reason": "division by zero"}]
+
+
 def _verdicts() -> list[Verdict]:
     out = []
     for k, status in enumerate(STATUSES):
         out.append(Verdict(
             "r.md", 12 + k, f"c{k}", "J*c == eps/s**3*c", status, scope="every d >= 2",
-            latex=r"J c = \frac{\epsilon}{s^{3}} c",
-            steps=[{"text": "reduce", "latex": r"\frac{\epsilon}{s^3} - \frac{\epsilon}{s^3} = 0"}],
-            evidence=[{"d": 3, "point": {"eps": "1/10"}, "dps": 50, "lhs": "0.25",
-                       "rhs": "0.25", "digits": 50}],
+            engine="any-d", latex=r"J c = \frac{\epsilon}{s^{3}} c",
+            steps=[{"text": "Write the left side in the basis {1, x}:", "latex": LONG,
+                    "side": "left"},
+                   {"text": "Subtract:", "latex": r"\frac{\epsilon}{s^3} - \frac{\epsilon}{s^3} = 0"}],
+            evidence=_evidence(k),
             counterexample={"eps": "1/10"} if status == "refuted" else None))
     return out
 
@@ -142,6 +177,49 @@ def test_math_is_typeset_not_raw(rendered: tuple[dict, Path, Path]) -> None:
         assert raw not in probe["text"], raw
 
 
+#: Plain-text maths as SymPy or the engines print it; none of it may reach the page.
+RAW_SYMPY = re.compile(r"[\w)]\*\*[\w(]|sqrt\(|<ones|ones\*|\.T\b|<x,|\[\['")
+
+
+def _no_math_scrolls(probe: dict) -> None:
+    """No display shows a vertical scrollbar, and no wrapper is much taller than its math."""
+    assert probe["blocks"], "no display math was laid out"
+    for tag, overflow_y, scroll_h, client_h, height, inner in probe["blocks"]:
+        if overflow_y in ("auto", "scroll"):
+            assert scroll_h <= client_h, (tag, overflow_y, scroll_h, client_h)
+        if tag.lower() == "div" and inner:
+            assert inner - 1 <= height <= inner + 16, (height, inner)
+
+
+def _one_row_per_point(probe: dict) -> None:
+    assert probe["evidence"], "no evidence table"
+    for table in probe["evidence"]:
+        assert not table["open"], "evidence is collapsed by default"
+        assert table["head"] == ["d", "point", "left side", "right side", "digits", "result"]
+        points = [(r[0], r[1]) for r in table["rows"]]
+        assert len(points) == len(set(points)), "duplicate rows"
+        assert all(r[5] for r in table["rows"]), "a row without a result"
+
+
+def test_evidence_is_one_row_per_point_with_a_result(rendered: tuple[dict, Path, Path]) -> None:
+    probe, _, _ = rendered
+    _one_row_per_point(probe)
+    for table in probe["evidence"]:
+        assert len(table["rows"]) == 4  # 3 distinct points + 1 singular, from 7 samples
+        assert [r[5] for r in table["rows"]] == ["agrees (4 samples)", "agrees", "agrees",
+                                                 "skipped: singular"]
+        assert table["summary"].startswith("Numeric evidence: 3 points at d = 3 agree to 50 "
+                                           "digits; 1 point skipped")
+
+
+def test_no_raw_sympy_text_and_no_scrollbar_on_math(rendered: tuple[dict, Path, Path]) -> None:
+    probe, _, _ = rendered
+    assert not RAW_SYMPY.search(probe["all"]), RAW_SYMPY.search(probe["all"])
+    _no_math_scrolls(probe)
+    # the long step wraps onto lines instead of overflowing its card
+    assert all(w <= 1200 for _, _, w, _ in probe["maths"])
+
+
 def test_every_claim_shows_a_badge_with_text_and_colour(
         rendered: tuple[dict, Path, Path]) -> None:
     probe, _, _ = rendered
@@ -183,3 +261,7 @@ def test_the_paper_report_as_rendered(tmp_path: Path) -> None:
     for raw in ("\\frac", "\\sqrt", "\\mathcal", "$$"):
         assert raw not in probe["text"], raw
     assert len(probe["images"]) >= 2 and shot.stat().st_size > 20_000
+    assert not RAW_SYMPY.search(probe["all"]), RAW_SYMPY.search(probe["all"])
+    _no_math_scrolls(probe)
+    _one_row_per_point(probe)
+    assert probe["height"] < 27_000  # 28,194 px before the evidence was collapsed

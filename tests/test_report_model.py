@@ -59,7 +59,8 @@ def verdicts() -> list[Verdict]:
                         "latex": r"\frac{\epsilon}{s^3} c"},
                        {"text": "difference", "latex": "0"}],
                 evidence=[{"d": 3, "point": {"x": ["1", "2", "4"], "eps": "1/10"}, "dps": 50,
-                           "lhs": "0.1", "rhs": "0.1", "digits": 50.0}]),
+                           "second_dps": 70, "lhs": "0.1", "rhs": "0.1", "digits": 50.0,
+                           "result": "agree"}]),
         Verdict("demo.md", 12, "wrong", "J*c == c/s", "refuted", scope="d = 3",
                 counterexample={"x": ["1", "2", "4"], "eps": "1/10"}, engine="explicit",
                 message="sides differ"),
@@ -131,7 +132,11 @@ def test_html_has_a_badge_math_and_tables_per_claim() -> None:
         assert re.search(rf'<span class="badge st-{status}"[^>]*>[^<]*{word}</span>', html)
     assert html.count('<article class="claim') == 3
     assert html.count("<math") >= 3 + 2  # prose math + statements + steps
-    assert '<table class="evidence">' in html and "1/10" in html
+    # collapsed evidence under its summary, a result column, the point typeset (eps = 1/10)
+    assert '<details class="evidence"><summary>Numeric evidence: 1 point at d = 3 agrees to 50 '\
+        "digits (each compared at 50 and 70 digits)</summary>" in html
+    assert "<th>result</th>" in html and ">agrees</span>" in html
+    assert "<mfrac><mrow><mn>1</mn></mrow><mrow><mn>10</mn></mrow></mfrac>" in html
     assert '<table class="counterexample">' in html
     assert "<code>symnorm check demo.md --only wrong</code>" in html
     assert "<script" not in html and "http://" not in html.replace(
@@ -150,8 +155,9 @@ def test_markdown_has_math_and_gfm_tables() -> None:
     assert "#### \u2713 PROVED \u2014 Claim 1 `radial`" in md
     assert "$$\n\\frac{\\epsilon}{s^{3}}" not in md  # statements print as one relation
     assert "$$\nJ\\,c = \\frac{\\epsilon}{s^{3}}\\,c\n$$" in md
-    assert "| d | point | dps | lhs | rhs | digits |" in md
-    assert "**Counterexample**" in md and "| `x` | `(1, 2, 4)` |" in md
+    assert "| d | point | left side | right side | digits | result |" in md
+    assert "<details><summary>Numeric evidence: 1 point at d = 3 agrees to 50 digits" in md
+    assert "**Counterexample**" in md and "| `x` | $\\left(1,\\ 2,\\ 4\\right)^\\top$ |" in md
     prose = DOC.split("```symnorm")[0].rstrip("\n").split("\n")
     quoted = "\n".join("> " + ln if ln.strip() else ">" for ln in prose)
     assert quoted in md  # prose kept, as a quotation the report's own lines never are
@@ -211,7 +217,8 @@ def test_error_without_statement_shows_its_source_line() -> None:
     doc = "```symnorm\nclaim bad: J*q == 0\n```\n"
     v = Verdict("f", 2, "bad", "", "error", message="unknown name 'q'")
     page = HtmlPrinter().doprint(build_model(doc, DocumentResult("f", [v]), date=""))
-    assert '<div class="statement"><code class="tex">claim bad: J*q == 0</code></div>' in page
+    assert '<div class="statement math-block"><code class="tex">claim bad: J*q == 0</code></div>' \
+        in page
     md = MarkdownPrinter().doprint(build_model(doc, DocumentResult("f", [v]), date=""))
     assert "```text\nclaim bad: J*q == 0\n```" in md
 
@@ -219,10 +226,12 @@ def test_error_without_statement_shows_its_source_line() -> None:
 def test_evidence_values_are_formatted_exactly() -> None:
     v = Verdict("f", 1, "a", "x == x", "confirmed",
                 evidence=[{"d": 2, "point": {"b": Fraction(1, 3)}, "dps": 50, "lhs": 0.5,
-                           "rhs": "0.5", "digits": 49.7}])
+                           "rhs": "0.5", "digits": 49.7, "result": "agree"}])
     html = HtmlPrinter().doprint(build_model("```symnorm\nclaim a: x == x\n```\n",
                                              DocumentResult("f", [v]), date=""))
-    assert "<td class=\"num\">b = 1/3</td>" in html and "<td class=\"num\">49.7</td>" in html
+    # the point typeset exactly (b = 1/3), the value with its full text on hover, the digits
+    assert "<mi>b</mi><mo>=</mo><mfrac><mrow><mn>1</mn></mrow><mrow><mn>3</mn>" in html
+    assert '<span title="0.5"><math' in html and "<td>49.7</td>" in html
 
 
 def test_docs_describe_every_figure_and_option() -> None:

@@ -61,6 +61,10 @@ def _dims(c: PreparedClaim, ds: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(d for d in range(2, 200) if admissible(d))[:3]
 
 
+#: Sample points where the claim is not defined, kept as evidence rows (``"singular"``).
+MAX_SKIPPED_ROWS = 6
+
+
 class _Numeric:
     """Runs the numeric engine over sample points and collects evidence."""
 
@@ -73,6 +77,7 @@ class _Numeric:
                                      str(claim.d_value)]).encode())
         self.rng = random.Random(seed)
         self.evidence: list[dict] = []
+        self.skipped: list[dict] = []  # points where the claim is not defined (singular)
         self.counterexample: dict | None = None
         self.incomplete = False  # some points came from part of the hypotheses' solutions
         self._n = 0  # points attempted: drives the sign/special/root coverage of samples
@@ -116,7 +121,14 @@ class _Numeric:
                     self.incomplete = True
                 try:
                     out = classify(self.claim, rel, point, self.dps)
-                except (Undefined, ZeroDivisionError, ValueError, TypeError):
+                except (Undefined, ZeroDivisionError) as exc:
+                    if len(self.skipped) < MAX_SKIPPED_ROWS:  # shown, never counted
+                        self.skipped.append({
+                            "d": d, "point": point.describe(), "dps": self.dps,
+                            "second_dps": self.dps + 20, "lhs": "", "rhs": "", "digits": 0.0,
+                            "result": "singular", "reason": str(exc) or type(exc).__name__})
+                    continue
+                except (ValueError, TypeError):
                     continue
                 got += 1
                 row = {"d": d, "point": point.describe(), "dps": self.dps,
@@ -305,8 +317,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
             if not exact:
                 v.counterexample = {"proof": "both sides are constants and the relation is "
                                     "false when they are evaluated exactly"}
-            v.seconds = round(time.monotonic() - t0, 3)
-            return v
+            return _finished(v, num, t0)  # with the points that cross-checked it
         if not v.message:  # otherwise: not defined anywhere admissible, undecided
             agree, differ, unclear = num.run(claim.relation, _numeric_dims(claim, dims), per_d=4)
             if differ:
@@ -332,7 +343,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                                   "points; raise --timeout)")
                 if num.incomplete:
                     v.message += " (they covered only part of the solutions of the hypotheses)"
-    v.evidence = num.evidence
+    v.evidence = num.evidence + num.skipped
     v.seconds = round(time.monotonic() - t0, 3)
     return v
 
@@ -691,6 +702,6 @@ def _with_paste(claim: PreparedClaim, cx: dict | None) -> dict | None:
 
 
 def _finished(v: Verdict, num: _Numeric, t0: float) -> Verdict:
-    v.evidence = num.evidence
+    v.evidence = num.evidence + num.skipped
     v.seconds = round(time.monotonic() - t0, 3)
     return v

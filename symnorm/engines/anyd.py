@@ -459,28 +459,123 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
     lhs, rhs = eng.value(rel.left), eng.value(rel.right)
     diff = add(lhs, scale(sp.Integer(-1), rhs))
     names = eng.latex_names()
-    steps = [  # each derivative the claim takes, as the chain rule produced it
-        {"text": f"derivative with respect to {call.args[1]} (chain rule through the Gram "
-                 f"symbols): {show(eng.value(call))}",
-         "latex": latex_value(eng.value(call), names)}
-        for call in _jacobians(rel)
+    basis = ", ".join("1" if b == "ones" else b for b in eng.basis)
+    jacs = [(call, eng.value(call)) for call in _jacobians(rel)]
+    short = _abbreviations([lhs, rhs, *(v for _, v in jacs)], claim)
+
+    def abbreviate(c: sp.Expr) -> sp.Expr:
+        for long, name in short:
+            c = c.subs(long, name)
+        return c
+
+    def shown(v: Value) -> str:  # for the reader only: the proof uses the full values
+        return latex_value(map_value(v, abbreviate), names)
+    roots = sum(1 for long, _ in short if isinstance(long, sp.Pow))
+    # each step: a sentence saying what it does (plain text, no expression) and the maths
+    steps = [{"text": "Abbreviate the square root" + ("s" if roots > 1 else "")
+                      + " that recur" + ("" if roots > 1 else "s") + ":",
+              "latex": r",\quad ".join(f"{sp.latex(t)} = {sp.latex(d, symbol_names=names)}"
+                                        for t, d in _definitions(short))}] if short else []
+    steps += [  # each derivative the claim takes, as the chain rule produced it
+        {"text": f"Differentiate with respect to {call.args[1]} by the chain rule through "
+                 "the Gram symbols:",
+         "latex": shown(value), "of": str(call)}
+        for call, value in jacs
     ]
     steps += [
-        {"text": f"left side in the basis {{{', '.join(eng.basis)}}}: {show(lhs)}",
-         "latex": latex_value(lhs, names)},
-        {"text": f"right side: {show(rhs)}", "latex": latex_value(rhs, names)},
+        {"text": f"Write the left side in the basis {{{basis}}}:",
+         "latex": shown(lhs), "side": "left"},
+        {"text": "Write the right side in the same basis:", "latex": shown(rhs),
+         "side": "right"},
     ]
     if sol:
-        steps.append({"text": "hypotheses solved: " + ", ".join(
-            f"{k} = {v}" for k, v in sol.items()), "latex": ""})
+        steps.append({"text": "Solve the hypotheses and substitute:", "latex": r",\ ".join(
+            f"{sp.latex(k, symbol_names=names)} = {sp.latex(v, symbol_names=names)}"
+            for k, v in sol.items())})
     for c in components(diff):
         c = c.subs(sol) if sol else c
         if not is_zero(c):
             return False, steps
-    steps.append({"text": "every coefficient of (left - right) reduces to 0 under "
-                          "s**2 = (radicand) for each square root s: holds for every d",
-                  "latex": r"\text{left} - \text{right} = 0"})
+    roots = any(f == "sqrt" for f, _ in eng.radicands)
+    squares = [f"{sp.latex(t)}^{{2}} = {sp.latex(d.base, symbol_names=names)}"
+               for t, d in _definitions(short) if isinstance(d, sp.Pow)]
+    steps.append({"text": "Subtract: every coefficient of left minus right reduces to 0"
+                          + (" once each square root is replaced by its radicand when squared"
+                             if roots else "")
+                          + ", with d kept a symbol; so the identity holds throughout its "
+                            "scope.",
+                  "latex": (r",\ ".join(squares) + r"\ \Rightarrow\ " if squares else "")
+                  + r"\text{left} - \text{right} = 0"})
     return True, steps
+
+
+def map_value(v: Value, f) -> Value:
+    """``v`` with ``f`` applied to every scalar coefficient."""
+    if isinstance(v, Vec):
+        return Vec({p: f(c) for p, c in v.coeffs.items()}, v.row)
+    if isinstance(v, Mat):
+        return Mat(f(v.alpha), {k: f(c) for k, c in v.terms.items()})
+    return f(v) if isinstance(v, sp.Basic) else v
+
+
+_SHORT_NAMES = ("s", "r", "t", "q", "w", "z")
+
+
+def _abbreviations(values: list[Value], claim: PreparedClaim
+                   ) -> list[tuple[sp.Expr, sp.Expr]]:
+    """Names for the square roots the displayed values share (``sqrt(eps + V) -> s``) and
+    for the part of a radicand besides one symbol (``V -> v``), in the order to substitute.
+
+    Only for display: a name is a fresh letter the claim does not use, and the step that
+    introduces it shows its definition.
+    """
+    roots: dict[sp.Expr, None] = {}
+    for v in values:
+        for c in components(v):
+            if not isinstance(c, sp.Basic):
+                continue
+            for p in c.atoms(sp.Pow):
+                e = p.exp
+                if e.is_Rational and e.q == 2 and not p.base.is_number and not any(
+                        a.exp.is_Rational and a.exp.q == 2 for a in p.base.atoms(sp.Pow)):
+                    roots[sp.sqrt(p.base)] = None
+    if not roots or len(roots) > 3:
+        return []
+    used = set(claim.scalars) | set(claim.vectors) | set(claim.matrices) | {
+        str(x) for v in values for c in components(v) if isinstance(c, sp.Basic)
+        for x in c.free_symbols}
+    free = [n for n in _SHORT_NAMES if n not in used]
+    if len(free) < len(roots):
+        return []
+    out: list[tuple[sp.Expr, sp.Expr]] = [(root, sp.Symbol(name)) for root, name in
+           zip(sorted(roots, key=sp.default_sort_key), free)]
+    if len(roots) == 1 and "v" not in used:  # s = sqrt(eps + v): name the variance part
+        base = next(iter(roots)).base
+        symbols = [t for t in sp.Add.make_args(base) if t.is_Symbol]
+        rest = base - symbols[0] if len(symbols) == 1 else None
+        if rest is not None and not rest.is_Symbol and len(rest.free_symbols) > 1:
+            v = sp.Symbol("v")
+            out.append((rest, v))
+            inner = [f for f in sp.Mul.make_args(rest) if f.is_Add]
+            if len(inner) == 1:  # the sum inside v, with either sign, as a multiple of v
+                k = sp.cancel(rest / inner[0])
+                out += [(inner[0], v / k), (sp.Add(*(-t for t in inner[0].args)), -v / k)]
+    return out
+
+
+def _definitions(short: list[tuple[sp.Expr, sp.Expr]]) -> list[tuple[sp.Expr, sp.Expr]]:
+    """Each abbreviation with its definition, a root written with the later names."""
+    later = [(long, t) for long, t in short if not isinstance(long, sp.Pow)]
+    out = []
+    for long, t in short:
+        if isinstance(long, sp.Pow):
+            base = long.base
+            for part, name in later:
+                base = base.subs(part, name)
+            out.append((t, sp.sqrt(base)))
+        elif t.is_Symbol:  # the sums inside it are its multiples, not new names
+            out.append((t, long))
+    return out
 
 
 def _jacobians(rel: Relation) -> list[Call]:
@@ -512,18 +607,32 @@ def _vec_tex(p: str) -> str:
 
 
 def latex_value(v: Value, names: dict[sp.Symbol, str] | None = None) -> str:
-    """A structured value as LaTeX, Gram symbols as inner products."""
+    """A structured value as LaTeX, Gram symbols as inner products; a negative coefficient
+    is written as a subtraction (``I - \\frac{1}{d}\\mathbf{1}\\mathbf{1}^\\top``)."""
     def tex(c: sp.Expr) -> str:
         return sp.latex(c, symbol_names=names or {})
 
-    def coeff(c: sp.Expr) -> str:
-        return "" if c == 1 else "-" if c == -1 else f"\\left({tex(c)}\\right)"
+    def terms(pairs: list[tuple[sp.Expr, str]]) -> str:
+        out = ""
+        for c, what in pairs:
+            if c == 0:
+                continue
+            c = c if isinstance(c, sp.Basic) else sp.Integer(c)
+            negative = c.could_extract_minus_sign()
+            c = -c if negative else c
+            body = what if c == 1 else \
+                f"\\left({tex(c)}\\right){what}" if isinstance(c, sp.Add) else \
+                f"{tex(c)}\\,{what}"
+            out += (" - " if negative else " + ") + body if out else \
+                ("-" if negative else "") + body
+        return out or "0"
     if isinstance(v, Vec):
-        parts = [f"{coeff(c)}{_vec_tex(p)}" for p, c in v.coeffs.items() if c != 0]
-        return (" + ".join(parts) or "0") + ("^\\top" if v.row and parts else "")
+        body = terms([(c, _vec_tex(p)) for p, c in v.coeffs.items()])
+        if not v.row or body == "0":
+            return body
+        single = " + " not in body and " - " not in body
+        return f"{body}^\\top" if single else f"\\left({body}\\right)^\\top"
     if isinstance(v, Mat):
-        parts = [f"{coeff(v.alpha)}I"] if v.alpha != 0 else []
-        parts += [f"{coeff(c)}{_vec_tex(p)}{_vec_tex(q)}^\\top"
-                  for (p, q), c in v.terms.items() if c != 0]
-        return " + ".join(parts) or "0"
+        return terms([(v.alpha, "I"), *((c, f"{_vec_tex(p)}{_vec_tex(q)}^\\top")
+                                        for (p, q), c in v.terms.items())])
     return tex(v)

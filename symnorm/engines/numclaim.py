@@ -363,6 +363,10 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
                 else:
                     status = "agree"
                     digits = max(digits, float(-mpmath.log10(max(d1, d2) / max(m1, 1))))
+        elif exact_gap(claim, rel, point) == "undefined":
+            # rounding noise over rounding noise at a singular point (a constant x with
+            # eps = 0): the claim is not defined there, so the point is skipped, not unclear
+            raise Undefined("not defined at this point (exact evaluation)")
         else:
             status = "unclear"
         return Outcome(status, min(digits, float(dps)), _fmt(l1), _fmt(r1), float(d1),

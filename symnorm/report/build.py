@@ -23,12 +23,13 @@ from .html import HtmlPrinter
 from .jsonout import JsonPrinter
 from .latex import LatexPrinter
 from .markdown import MarkdownPrinter
-from .model import FigureBlock, build_model
+from .model import FigureBlock, build_model, reproduce_for
 
 __all__ = [
     "PAPER",
     "PRINTERS",
     "figure_requests",
+    "path_from",
     "prepare_output",
     "report_date",
     "report_document",
@@ -160,9 +161,21 @@ def prepare_output(outdir: Path | str | OutputDir) -> OutputDir:
     return out
 
 
+def path_from(outdir: Path | str, document: Path | str) -> str:
+    """``document`` as a path that works from ``outdir``: relative when it stays close
+    (at most two ``..``), else absolute."""
+    doc = os.path.abspath(document)
+    try:
+        rel = os.path.relpath(doc, os.path.abspath(outdir))
+    except ValueError:  # another drive
+        return doc
+    return rel if rel.split(os.sep)[:3].count("..") <= 2 else doc
+
+
 def write_report(source: str, result: DocumentResult, outdir: Path | str | OutputDir, *,
                  source_path: str = "", date: str | None = None, timeout: float = 20.0,
-                 sandbox: bool = True) -> dict[str, Path]:
+                 sandbox: bool = True,
+                 reproduce: Callable[[Verdict], str] | None = None) -> dict[str, Path]:
     """Write report.html, report.md, report.tex, evidence.json and figures/ into ``outdir``.
 
     Every file goes through a temporary file renamed into place; a symbolic link in the
@@ -175,7 +188,8 @@ def write_report(source: str, result: DocumentResult, outdir: Path | str | Outpu
     if failed:
         result = replace(result, verdicts=result.verdicts + failed)
     model = build_model(source, result, figures=figures, versions=versions(),
-                        date=date if date is not None else report_date(), source_path=name)
+                        date=date if date is not None else report_date(), source_path=name,
+                        reproduce=reproduce)
     written: dict[str, Path] = {}
     for printer_class in PRINTERS:
         printer = printer_class()
@@ -207,5 +221,8 @@ def report_document(path: Path | str, outdir: Path | str, *, timeout: float = 20
     result = replace(result, verdicts=[
         replace(v, file=shown) if v.file in (str(path), str(source_file)) else v
         for v in result.verdicts])
-    files = write_report(source, result, outdir, source_path=shown, timeout=timeout)
+    paper = source_file.resolve() == PAPER.resolve()
+    command = reproduce_for(None if paper else path_from(outdir, source_file), paper=paper)
+    files = write_report(source, result, outdir, source_path=shown, timeout=timeout,
+                         reproduce=command)
     return files, result

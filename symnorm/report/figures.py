@@ -135,10 +135,11 @@ def _eps_scale(o: dict[str, Any]) -> FigureData:
     series.append(Series("eps = 0 limit (exact scale invariance)", (1.0,) * n, "--"))
     return FigureData(
         "eps_scale", "Epsilon limits scale invariance",
-        f"Norm ratio |N_eps(a x)| / sqrt(d) for a centered x with variance v = 1 (d = {d}), "
-        "against the scale a > 0. With eps > 0 the ratio a sqrt(v) / sqrt(a^2 v + eps) "
-        "falls from 1 to 0 as a shrinks past sqrt(eps) (marked), so N_eps(a x) != N_eps(x); "
-        "the dashed eps = 0 limit is 1 for every a > 0.",
+        f"Norm ratio |N_\u03b5(a x)| / \u221ad for a centered x with variance v = 1 "
+        f"(d = {d}), against the scale a > 0. With \u03b5 > 0 the ratio "
+        "a\u221av / \u221a(a\u00b2v + \u03b5) falls from 1 to 0 as a shrinks past "
+        "\u221a\u03b5 (marked), so N_\u03b5(a x) \u2260 N_\u03b5(x); the dashed \u03b5 = 0 "
+        "limit is 1 for every a > 0.",
         "scale a (dimensionless, log axis)", "|N_eps(a x)| / sqrt(d) (dimensionless)",
         "a", xs, tuple(series), "log", marks)
 
@@ -167,7 +168,8 @@ def _batch_flip(o: dict[str, Any]) -> FigureData:
     return FigureData(
         "batch_flip", "One sample changes with its batch-mate",
         "BatchNorm output of the sample 0 in the two-sample batch {0, b} (population "
-        "variance, no affine): BN_eps(0; {0, b}) = -b / sqrt(b^2 + 4 eps). The sample never "
+        "variance, no affine): BN_\u03b5(0; {0, b}) = \u2212b / \u221a(b\u00b2 + 4\u03b5). The "
+        "sample never "
         "changes, yet replacing its batch-mate b = 2 by b = -2 flips its output from about "
         "-1 to about +1.",
         "batch-mate value b (input units)", "BN_eps(0; {0, b}) (normalized units)",
@@ -196,11 +198,13 @@ def _jacobian_spectrum(o: dict[str, Any]) -> FigureData:
             rows.append((float(t),) + _spectrum([a * _mpf(v) for v in x0], eps))
     xs = tuple(r[0] for r in rows)
     where = "x = (" + ", ".join(_fmt(v) for v in x0) + ")"
-    fixed = f"{where}, eps varies" if by_eps else f"x -> a x with {where}, eps = {_fmt(o['eps'])}"
+    fixed = f"{where}, \u03b5 varies" if by_eps else \
+        f"x \u2192 a x with {where}, \u03b5 = {_fmt(o['eps'])}"
     return FigureData(
         "jacobian_spectrum", "The spectrum of the Jacobian J",
-        f"Eigenvalues of J = P/s - c c^T/(d s^3), s = sqrt(v + eps), for {fixed}: 0 along 1 "
-        "(the removed mean direction), eps/s^3 along c (the suppressed radial direction) "
+        f"Eigenvalues of J = P/s \u2212 c c\u1d40/(d s\u00b3), s = \u221a(v + \u03b5), for "
+        f"{fixed}: 0 along 1 (the removed mean direction), \u03b5/s\u00b3 along c (the "
+        "suppressed radial direction) "
         "and 1/s on the (d-2)-dimensional complement. Each value is the Rayleigh quotient "
         "on its eigenvector, checked against the full numerical spectrum.",
         "epsilon (log axis)" if by_eps else "scale a of x (dimensionless, log axis)",
@@ -265,7 +269,7 @@ def _batch_spread(o: dict[str, Any]) -> FigureData:
         "batch_spread", "BatchNorm output of one fixed sample as the batch grows",
         f"One sample x = {o['x']} in a channel with population mean {_fmt(o['mean'])} and "
         f"standard deviation {_fmt(o['sd'])}, batched with {o['draws']} random draws of "
-        f"partners per batch size (numpy seed {o['seed']}, eps = {_fmt(o['eps'])}). The "
+        f"partners per batch size (numpy seed {o['seed']}, \u03b5 = {_fmt(o['eps'])}). The "
         "spread of its BatchNorm output shrinks as the batch grows; at batch size 2 the "
         "output is always +1 or -1. GroupNorm and LayerNorm use the sample alone, so their "
         f"output does not move. Inference-time value (x - mean)/sd = {inference:.4g}.",

@@ -12,6 +12,7 @@ import base64
 from html import escape
 from typing import Any
 
+from .evidence import EvidenceRow, example_tex, point_tex, value_plain, value_tex
 from .mathml import code_fallback, to_mathml
 from .model import (
     STATUS_INFO,
@@ -25,18 +26,23 @@ from .model import (
     markdown_parser,
 )
 from .printer import Printer
+from .steps import GRAM_LEGEND, GRAM_LEGEND_TEX
 
 __all__ = ["HtmlPrinter"]
 
 _CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
         "base-uri 'none'; form-action 'none'")
 _CSS = """
-body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2937;
+body{font:16px/1.55 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Source Han Sans SC",
+ "PingFang SC","Hiragino Sans GB","Microsoft YaHei","WenQuanYi Micro Hei","Noto Sans CJK JP",
+ "Noto Sans CJK KR",sans-serif;color:#1f2937;
  max-width:60rem;margin:0 auto;padding:1.5rem 1.2rem 4rem;background:#fff}
 h1,h2,h3{line-height:1.25} code,pre{font-family:ui-monospace,"DejaVu Sans Mono",monospace;
  font-size:.9em} pre{background:#f6f8fa;padding:.7rem;overflow-x:auto;border-radius:4px}
 math{font-family:"Latin Modern Math","STIX Two Math","Cambria Math","Latin Modern Roman",
- math,serif;font-size:1.12em} math[display=block]{margin:.6rem 0;overflow-x:auto}
+ math,serif;font-size:1.12em} math[display=block]{margin:.3rem 0}
+.math-block{overflow-x:auto;overflow-y:hidden;padding:.15rem 0}
+mtd{text-align:left}
 table{border-collapse:collapse;margin:.5rem 0}
 th,td{border:1px solid #d1d5db;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f3f4f6} .num{font-family:ui-monospace,monospace;font-size:.85em;
@@ -48,7 +54,10 @@ th{background:#f3f4f6} .num{font-family:ui-monospace,monospace;font-size:.85em;
 .where{color:#6b7280;font-size:.85rem} .statement{font-size:1.1rem;margin:.4rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.4rem 0}
 dl.facts dt{font-weight:600;color:#374151} dl.facts dd{margin:0}
-.source summary,.steps summary{cursor:pointer;color:#374151;font-weight:600}
+.source summary,.steps summary,.evidence summary{cursor:pointer;color:#374151;font-weight:600}
+.steps li p{margin:.3rem 0 0} .legend{color:#374151;font-size:.92rem}
+.evidence table td{vertical-align:middle} .result-agree{color:#15803d}
+.result-differ{color:#b91c1c;font-weight:600} .result-unclear,.result-singular{color:#a16207}
 .message{margin:.4rem 0;padding:.4rem .6rem;background:#fef3c7;border-radius:4px}
 .summary td{text-align:center} figure{margin:1.2rem 0} figure img{width:100%;max-width:44rem;
  border:1px solid #e5e7eb} figcaption{font-size:.92rem;color:#374151}
@@ -130,7 +139,8 @@ class HtmlPrinter(Printer):
 
     def _print_ClaimCard(self, c: ClaimCard) -> str:
         v, info = c.verdict, c.info
-        statement = (f'<div class="statement">{self.math(c.latex, c.text, True)}</div>\n'
+        statement = (f'<div class="statement math-block">{self.math(c.latex, c.text, True)}'
+                     "</div>\n"
                      if c.latex or c.text else "")
         parts = [
             (f'<article class="claim st-{v.status}" id="claim-{c.number}" '
@@ -138,7 +148,7 @@ class HtmlPrinter(Printer):
             f"<strong>{c.kind} {c.number}</strong> <code>{escape(v.label)}</code> "
             f'<span class="where">{escape(v.file)}:{v.line}</span></div>\n'),
             statement, '<dl class="facts">']
-        facts = [("Status", f"{escape(info.word.lower())}: {escape(info.meaning)}"),
+        facts = [("Status", escape(info.meaning)),
                  ("Scope", escape(v.scope) or "&mdash;"),
                  ("Assumptions", ", ".join(f"<code>{escape(a)}</code>" for a in v.assumptions)
                   or "none"),
@@ -152,33 +162,61 @@ class HtmlPrinter(Printer):
             parts.append("<ul class=\"notes\">" + "".join(
                 f"<li>{escape(n)}</li>" for n in v.notes) + "</ul>\n")
         if c.steps:
-            steps = _count(len(c.steps), "step")
-            parts.append(f'<details class="steps" open><summary>Derivation ({steps})'
-                         "</summary><ol>")
-            parts += [f"<li>{escape(text)}"
-                      + (f"<div>{to_mathml(tex, True)}</div>" if tex else "") + "</li>"
-                      for text, tex in c.steps]
-            parts.append("</ol></details>\n")
-        if v.evidence:
-            parts.append(self._evidence(v.evidence))
+            parts.append('<div class="steps"><p><strong>How it was reached</strong></p><ol>')
+            for k, (text, tex) in enumerate(c.steps):
+                if k == 0 and c.legend:
+                    parts.append(f'<p class="legend">{escape(GRAM_LEGEND)} '
+                                 f"{to_mathml(GRAM_LEGEND_TEX)}</p>")
+                parts.append(f"<li><p>{escape(text)}</p>" + (
+                    f'<div class="math-block">{to_mathml(tex, True)}</div>' if tex else "")
+                    + "</li>")
+            parts.append("</ol></div>\n")
+        if c.rows:
+            parts.append(self._evidence(c))
         if v.counterexample:
             parts.append(f'<table class="counterexample"><caption>{c.example_title}</caption>'
                          "<tr><th>name</th><th>value</th></tr>" + "".join(
-                             f'<tr><td>{escape(str(k))}</td><td class="num">'
-                             f"{escape(fmt_value(val))}</td></tr>"
+                             f"<tr><td>{escape(str(k))}</td>{self._example(val)}</tr>"
                              for k, val in v.counterexample.items()) + "</table>\n")
         parts.append("</article>\n")
         return "".join(parts)
 
-    def _evidence(self, rows: list[dict[str, Any]]) -> str:
-        cols = ["d", "point", "dps", "lhs", "rhs", "digits"]
-        head = "".join(f"<th>{c}</th>" for c in cols)
-        body = "".join("<tr>" + "".join(
-            f'<td class="num">{escape(_short(fmt_value(r.get(c))))}</td>' for c in cols)
-            + "</tr>" for r in rows)
-        points = _count(len(rows), "point")
-        return (f'<table class="evidence"><caption>Numeric evidence ({points})'
-                f"</caption><tr>{head}</tr>{body}</table>\n")
+    def _evidence(self, c: ClaimCard) -> str:
+        """The evidence, collapsed: its one-line summary, then one row per distinct point."""
+        head = "".join(f"<th>{h}</th>" for h in ("d", "point", "left side", "right side",
+                                                 "digits", "result"))
+        body = "".join(self._row(r) for r in c.rows)
+        return (f'<details class="evidence"><summary>Numeric evidence: '
+                f"{escape(c.evidence_summary)}</summary><table><tr>{head}</tr>{body}"
+                "</table></details>\n")
+
+    def _row(self, r: EvidenceRow) -> str:
+        point = point_tex(r.point)
+        cells = [escape(str(r.d)) if r.d is not None else "",
+                 to_mathml(point) if point else
+                 escape(", ".join(f"{k} = {value_plain(v)}" for k, v in r.point)) or
+                 '<span title="no variable but d">&mdash;</span>',
+                 self._value(r.lhs), self._value(r.rhs),
+                 r.shown_digits or "&mdash;",
+                 f'<span class="result-{escape(r.result)}" title="{escape(r.reason)}">'
+                 f"{escape(r.word)}</span>"
+                 + (f" ({r.samples} samples)" if r.samples > 1 else "")]
+        return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+
+    @staticmethod
+    def _example(value: object) -> str:
+        """A counterexample value: typeset when it is a number, vector or matrix."""
+        plain = fmt_value(value)
+        tex = example_tex(value)
+        if tex:
+            return f'<td><span title="{escape(plain)}">{to_mathml(tex)}</span></td>'
+        return f'<td class="num">{escape(plain)}</td>'
+
+    def _value(self, value: object) -> str:
+        plain = value_plain(value)
+        tex = value_tex(value)
+        shown = to_mathml(tex) if tex else f'<span class="num">{escape(_short(plain))}</span>'
+        return f'<span title="{escape(plain)}">{shown}</span>' if plain else "&mdash;"
 
     def _print_FigureBlock(self, f: FigureBlock) -> str:
         data = base64.b64encode(f.svg.encode("utf-8")).decode("ascii")
@@ -188,10 +226,6 @@ class HtmlPrinter(Printer):
                 f'{data}" alt="{escape(f.title)}">\n<figcaption><strong>Figure {f.number}. '
                 f"{escape(f.title)}.</strong> {escape(f.caption)} Files: {links}."
                 "</figcaption></figure>\n")
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _short(text: str, width: int = 32) -> str:

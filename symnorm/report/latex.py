@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .evidence import example_tex, point_tex, value_plain, value_tex
 from .mdtex import md_to_tex, tex_code_lines, tex_math
 from .model import (
     STATUS_INFO,
@@ -22,13 +23,25 @@ from .model import (
     fmt_value,
 )
 from .printer import Printer
-from .texsafe import breakable_text, escape_text, short_lines
+from .steps import GRAM_LEGEND, GRAM_LEGEND_TEX
+from .texsafe import breakable_text, cjk_text, escape_text, has_cjk, safe_math, short_lines
 
-__all__ = ["LatexPrinter"]
+__all__ = ["LatexPrinter", "needs_xelatex"]
 
-_PREAMBLE = r"""\documentclass[11pt]{article}
+_PDFLATEX = r"""\documentclass[11pt]{article}
 \usepackage[utf8]{inputenc}
-\usepackage{amsmath,amssymb}
+"""
+#: For a document holding CJK text: compile with ``xelatex report.tex`` (TeX Live's
+#: texlive-xetex and texlive-lang-chinese, fonts from fonts-noto-cjk).
+_XELATEX = r"""\documentclass[11pt]{article}
+% CJK text: compile with xelatex (packages xeCJK, fontspec; Noto CJK fonts)
+\usepackage{fontspec}
+\usepackage{xeCJK}
+\setCJKmainfont{Noto Serif CJK SC}
+\setCJKsansfont{Noto Sans CJK SC}
+\setCJKmonofont{Noto Sans Mono CJK SC}
+"""
+_PREAMBLE = r"""\usepackage{amsmath,amssymb}
 \usepackage{graphicx}
 \usepackage{color}
 \sloppy
@@ -43,7 +56,29 @@ _PREAMBLE = r"""\documentclass[11pt]{article}
 \newcommand{\fitmath}[1]{\sbox{\fitbox}{$\displaystyle #1$}%
   \ifdim\wd\fitbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\fitbox}}%
   \else\usebox{\fitbox}\fi}
+\newcommand{\fitwide}[1]{\sbox{\fitbox}{#1}%
+  \ifdim\wd\fitbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\fitbox}}%
+  \else\usebox{\fitbox}\fi}
 """
+
+
+def needs_xelatex(model: ReportModel) -> bool:
+    """Whether the report holds CJK text, so report.tex is written for XeLaTeX + xeCJK."""
+    texts = [model.title, model.source_path]
+    for item in model.items:
+        if isinstance(item, Prose):
+            texts.append(item.source)
+        elif isinstance(item, SourceBlock):
+            texts.append(item.text)
+        elif isinstance(item, ClaimCard):
+            v = item.verdict
+            texts += [v.label, v.file, v.statement, v.message, item.text, *v.notes,
+                      *v.assumptions]
+        elif isinstance(item, FigureBlock):
+            texts += [item.title, item.caption]
+        elif isinstance(item, Heading):
+            texts.append(item.text)
+    return any(has_cjk(t or "") for t in texts)
 
 
 def _rgb(hex_color: str) -> str:
@@ -57,13 +92,20 @@ class LatexPrinter(Printer):
     filename = "report.tex"
 
     def doprint(self, model: ReportModel) -> str:
-        return short_lines(super().doprint(model))  # TeX cannot read a 200,000-byte line
+        self.cjk = needs_xelatex(model)
+        if self.cjk:
+            with cjk_text():
+                text = super().doprint(model)
+        else:
+            text = super().doprint(model)
+        return short_lines(text)  # TeX cannot read a 200,000-byte line
 
     def header(self, m: ReportModel) -> str:
         colors = "".join(f"\\definecolor{{st{s.replace('-', '')}}}{{rgb}}{{{_rgb(i.color)}}}\n"
                          for s, i in STATUS_INFO.items())
         summary = " \\hspace{1.5em} ".join(f"{self.badge(s)} {n}" for s, n in m.summary.items())
-        return (_PREAMBLE + colors + "\\title{" + escape_text(m.title) + "}\n"
+        engine = _XELATEX if self.cjk else _PDFLATEX
+        return (engine + _PREAMBLE + colors + "\\title{" + escape_text(m.title) + "}\n"
                 "\\author{symnorm derivation report}\n\\date{" + escape_text(m.date) + "}\n"
                 "\\begin{document}\n\\maketitle\n"
                 f"Report of \\texttt{{{escape_text(m.source_path)}}}.\\par\n"
@@ -99,7 +141,7 @@ class LatexPrinter(Printer):
                f"\\texttt{{{escape_text(v.label)}}} {{\\small({escape_text(v.file)}:"
                f"{v.line})}}\n"), statement,
                "\\begin{description}\\itemsep0pt\n",
-               f"\\item[Status] {escape_text(i.word.lower())}: {escape_text(i.meaning)}\n",
+               f"\\item[Status] {escape_text(i.meaning)}\n",
                f"\\item[Scope] {escape_text(v.scope) or '--'}\n",
                "\\item[Assumptions] " + (", ".join(
                    f"\\texttt{{{breakable_text(a)}}}" for a in v.assumptions) or "none") + "\n",
@@ -110,24 +152,54 @@ class LatexPrinter(Printer):
         out += [f"\\item[Note] {breakable_text(n)}\n" for n in v.notes]
         out.append("\\end{description}\n")
         if c.steps:
-            out.append("\\textbf{Derivation}\n\\begin{enumerate}\n")
-            out += [f"\\item {breakable_text(text)}" + (tex_math(tex, True) if tex else "") + "\n"
+            out.append("\\textbf{How it was reached}\\par\n")
+            if c.legend:
+                out.append(escape_text(GRAM_LEGEND) + " " + tex_math(GRAM_LEGEND_TEX) + "\\par\n")
+            out.append("\\begin{enumerate}\n")
+            out += [f"\\item {escape_text(text)}" + (tex_math(tex, True) if tex else "") + "\n"
                     for text, tex in c.steps]
             out.append("\\end{enumerate}\n")
-        if v.evidence:
-            keys = ("d", "point", "dps", "lhs", "rhs", "digits")
-            out.append(self._table("Numeric evidence", keys,
-                                   [[r.get(k) for k in keys] for r in v.evidence]))
+        if c.rows:
+            out.append(self._evidence(c))
         if v.counterexample:
             out.append(self._table(c.example_title, ("name", "value"),
                                    [[k, x] for k, x in v.counterexample.items()]))
         return "".join(out)
 
+    def _evidence(self, c: ClaimCard) -> str:
+        """The summary line, then one row per distinct point with its values as maths."""
+        def value(x: Any) -> str:
+            tex = value_tex(x)
+            if tex and safe_math(tex):
+                return f"${tex}$"
+            plain = value_plain(x)
+            if not plain:
+                return "--"
+            return f"\\texttt{{{escape_text(plain if len(plain) <= 20 else plain[:19] + '...')}}}"
+        rows = []
+        for r in c.rows:
+            point = point_tex(r.point)
+            rows.append(" & ".join([
+                escape_text(str(r.d)) if r.d is not None else "",
+                f"${point}$" if point and safe_math(point) else escape_text(
+                    ", ".join(f"{k} = {value_plain(v)}" for k, v in r.point)) or "--",
+                value(r.lhs), value(r.rhs), r.shown_digits or "--",
+                escape_text(r.word) + (f" ({r.samples} samples)" if r.samples > 1 else "")])
+                + " \\\\\n")
+        head = " & ".join(f"\\textbf{{{h}}}" for h in ("d", "point", "left side", "right side",
+                                                       "digits", "result"))
+        return ("\\textbf{Numeric evidence:} " + escape_text(c.evidence_summary) + "\\par\n"
+                "{\\footnotesize\\fitwide{\\begin{tabular}{llllll}\n" + head
+                + " \\\\ \\hline\n" + "".join(rows) + "\\end{tabular}}}\\par\n")
+
     def _table(self, title: str, cols: tuple[str, ...], rows: list[list[Any]]) -> str:
         def cell(x: Any) -> str:
             text = fmt_value(x)
             return escape_text(text if len(text) <= 20 else text[:19] + "...")
-        body = "".join(" & ".join(f"\\texttt{{{cell(x)}}}" for x in row) + " \\\\\n"
+        def typeset(x: Any, k: int) -> str:
+            tex = example_tex(x) if k else None  # values typeset; names stay monospace
+            return f"${tex}$" if tex and safe_math(tex) else f"\\texttt{{{cell(x)}}}"
+        body = "".join(" & ".join(typeset(x, k) for k, x in enumerate(row)) + " \\\\\n"
                        for row in rows)
         head = " & ".join(f"\\textbf{{{c}}}" for c in cols)
         return (f"\\textbf{{{title}}}\\par\n{{\\footnotesize\\begin{{tabular}}"

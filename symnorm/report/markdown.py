@@ -8,9 +8,11 @@ only appears when it passed the LaTeX whitelist.
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
+from .evidence import example_tex, point_tex, value_plain, value_tex
 from .model import (
     STATUS_INFO,
     ClaimCard,
@@ -22,6 +24,7 @@ from .model import (
     fmt_value,
 )
 from .printer import Printer
+from .steps import GRAM_LEGEND, GRAM_LEGEND_TEX
 
 __all__ = ["MarkdownPrinter", "code_span", "md_escape"]
 
@@ -92,7 +95,7 @@ class MarkdownPrinter(Printer):
         v, i = c.verdict, c.info
         out = [(f"#### {i.symbol} {i.word} \u2014 {c.kind} {c.number} {code_span(v.label)} "
                f"({md_escape(v.file)}:{v.line})\n\n"), self.math(c.latex, c.text), "\n\n",
-               f"- **Status:** {i.word.lower()} ({i.meaning})\n",
+               f"- **Status:** {md_escape(i.meaning)}\n",
                f"- **Scope:** {md_escape(v.scope) or '-'}\n",
                "- **Assumptions:** " + (", ".join(code_span(a) for a in v.assumptions)
                                         or "none") + "\n",
@@ -102,25 +105,55 @@ class MarkdownPrinter(Printer):
             out.append(f"- **Message:** {md_escape(v.message)}\n")
         out += [f"- **Note:** {md_escape(n)}\n" for n in v.notes]
         if c.steps:
-            out.append("\n**Derivation**\n\n")
+            out.append("\n**How it was reached**\n\n")
+            if c.legend:
+                out.append(f"{md_escape(GRAM_LEGEND)} ${GRAM_LEGEND_TEX}$\n\n")
             for k, (text, tex) in enumerate(c.steps, 1):
-                out.append(f"{k}. {md_escape(text)}" + (f" ${tex}$" if tex else "") + "\n")
-        if v.evidence:
-            out.append("\n" + self._table("Numeric evidence", ["d", "point", "dps", "lhs",
-                                                               "rhs", "digits"],
-                                          [[r.get(k) for k in ("d", "point", "dps", "lhs",
-                                                               "rhs", "digits")]
-                                           for r in v.evidence]))
+                out.append(f"{k}. {md_escape(text)}\n")
+                if tex:
+                    out.append("\n" + "".join(f"   {ln}\n" for ln in
+                                               ("$$", *tex.split("\n"), "$$")) + "\n")
+        if c.rows:
+            out.append("\n" + self._evidence(c))
         if v.counterexample:
             out.append("\n" + self._table(c.example_title, ["name", "value"],
                                           [[k, val] for k, val in v.counterexample.items()]))
         return "".join(out) + "\n"
 
+    def _evidence(self, c: ClaimCard) -> str:
+        """Collapsed (``<details>``, which GitHub renders) under its one-line summary."""
+        lines = [(f"<details><summary>Numeric evidence: {html.escape(c.evidence_summary)}"
+                  "</summary>\n"), "| d | point | left side | right side | digits | result |",
+                 "|---|---|---|---|---|---|"]
+        for r in c.rows:
+            point = point_tex(r.point)
+            cells = [md_escape(str(r.d)) if r.d is not None else " ",
+                     f"${point}$" if point else code_span(", ".join(
+                         f"{k} = {value_plain(v)}" for k, v in r.point)) if r.point else "-",
+                     self._value(r.lhs), self._value(r.rhs),
+                     r.shown_digits or "-",
+                     md_escape(r.word) + (f" ({r.samples} samples)" if r.samples > 1 else "")]
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n\n</details>\n"
+
+    @staticmethod
+    def _value(value: object) -> str:
+        tex = value_tex(value, compact=True)
+        if tex and "|" not in tex:
+            return f"${tex}$"
+        plain = value_plain(value)
+        return code_span(plain if len(plain) <= 40 else plain[:39] + "\u2026") if plain else "-"
+
     def _table(self, title: str, cols: list[str], rows: list[list[Any]]) -> str:
         lines = [f"**{title}**\n", "| " + " | ".join(cols) + " |",
                  "|" + "---|" * len(cols)]
-        lines += ["| " + " | ".join(code_span(fmt_value(x)) if fmt_value(x) else " "
-                                    for x in row) + " |" for row in rows]
+        def cell(x: Any, k: int) -> str:
+            tex = example_tex(x) if k else None  # values typeset; names stay code
+            if tex and "|" not in tex:
+                return f"${tex}$"
+            return code_span(fmt_value(x)) if fmt_value(x) else " "
+        lines += ["| " + " | ".join(cell(x, k) for k, x in enumerate(row)) + " |"
+                  for row in rows]
         return "\n".join(lines) + "\n"
 
     def _print_FigureBlock(self, f: FigureBlock) -> str:

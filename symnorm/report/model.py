@@ -14,7 +14,7 @@ never re-read the document or the checker: they walk ``ReportModel.items``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -24,7 +24,9 @@ from markdown_it.token import Token
 
 from ..check.verdict import DocumentResult, Verdict, summarize
 from ..lang.document import markdown_parser, source_lines
-from ..safetext import reproduce_command
+from ..safetext import reproduce_command, shell_quote
+from .evidence import EvidenceRow, evidence_rows, evidence_summary
+from .steps import GRAM_MARK, card_steps
 from .texsafe import safe_math
 
 __all__ = [
@@ -40,7 +42,9 @@ __all__ = [
     "build_model",
     "fmt_value",
     "markdown_parser",
+    "reproduce_for",
     "statement_latex",
+    "status_sentence",
 ]
 
 #: Fenced-block info strings whose content is claim-language source.
@@ -66,19 +70,9 @@ class StatusInfo:
     color: str
 
 
-#: How a status was reached, where the engine changes what it means.
-ENGINE_MEANING = {
-    ("proved", "numeric witness"): "proved by an exhibited witness: an exact point where the "
-                                   "two sides differ, confirmed at two precisions",
-    ("proved", "explicit"): "proved exactly for every admissible dimension",
-    ("proved", "exact"): "proved by exact evaluation",
-    ("refuted", "any-d"): "false: the two sides are identical for every dimension in scope",
-    ("refuted", "exact"): "false by exact evaluation",
-}
-
 STATUS_INFO = {
-    "proved": StatusInfo("\u2713", "PROVED", "proved symbolically for every dimension in "
-                         "scope", "#15803d"),
+    "proved": StatusInfo("\u2713", "PROVED", "proved for what its scope states (symbolically, "
+                         "exactly or by the SMT solvers), not merely sampled", "#15803d"),
     "proved-for": StatusInfo("\u2713", "PROVED FOR", "proved exactly for the listed "
                              "dimensions only", "#0f766e"),
     "confirmed": StatusInfo("\u2248", "CONFIRMED", "confirmed numerically at high "
@@ -91,6 +85,76 @@ STATUS_INFO = {
                             "limits", "#a16207"),
     "error": StatusInfo("!", "ERROR", "the claim could not be checked", "#6b21a8"),
 }
+
+#: How each engine reaches a verdict, as an adverbial phrase of the status sentence.
+ENGINE_HOW = {
+    "any-d": "symbolically by the any-d engine",
+    "explicit": "exactly in coordinates by the explicit engine",
+    "exact": "by exact evaluation",
+    "numeric witness": "by an exhibited witness, an exact point where the two sides differ",
+    "numeric": "numerically",
+    "smt": "by the SMT step (z3, confirmed by cvc5)",
+    "smt-point": "by the SMT step (z3), re-verified in exact arithmetic",
+}
+
+#: What a claim card says about how the verdict was reached when the engine records no
+#: derivation steps of its own (one sentence, no expression).
+ENGINE_STEP = {
+    "explicit": "The claim was written out in coordinates at each dimension in scope, with "
+                "symbolic entries, and both sides were simplified exactly to the same value.",
+    "exact": "Both sides hold no free symbol once the hypotheses are substituted; they were "
+             "evaluated in exact arithmetic and the relation decided on the exact values.",
+    "numeric witness": "A sample point where the two sides differ was found numerically and "
+                       "re-verified in exact arithmetic; it is shown below.",
+    "smt": "The claim and its hypotheses were written as a formula of real arithmetic "
+           "(square roots and divisions as new variables with their defining equations); z3 "
+           "found that its negation has no solution and cvc5 confirmed it independently.",
+    "smt-point": "The claim was written as a formula of real arithmetic; z3 found a point, "
+                 "which was rebuilt as exact values and re-verified on the claim as written; "
+                 "it is shown below.",
+    "numeric": "No engine proved or refuted the claim; it was only evaluated at the sample "
+               "points below, at two precisions.",
+}
+
+
+def engine_key(engine: str) -> str:
+    """The key of :data:`ENGINE_HOW` for a verdict's engine string."""
+    if engine.startswith("smt"):
+        return "smt-point" if "re-verification" in engine else "smt"
+    return engine
+
+
+def _scope_phrase(scope: str) -> str:
+    """The scope as the end of the status sentence, word for word."""
+    if not scope:
+        return ""
+    if scope.startswith("exact evaluation"):
+        return "(" + scope + ")"
+    if scope.startswith(("witness", "counterexample")):
+        return "with a " + scope
+    return "for " + scope
+
+
+def status_sentence(v: Verdict) -> str:
+    """What was established, in the words of the verdict's status, engine and scope."""
+    how = ENGINE_HOW.get(engine_key(v.engine), "")
+    where = _scope_phrase(v.scope)
+    if v.status in ("proved", "proved-for"):
+        if v.engine == "numeric witness":
+            at = v.scope.removeprefix("witness").strip()
+            return f"proved {how}" + (f" ({at})" if at else "") + \
+                ", re-verified in exact arithmetic"
+        return " ".join(x for x in ("proved", how, where) if x)
+    if v.status == "refuted":
+        if v.engine == "any-d" or v.counterexample.get("proof", "").startswith("the two "):
+            return " ".join(x for x in ("false", how, where) if x) + \
+                ": the two sides are identical, so no witness can exist"
+        return " ".join(x for x in ("false", how, where) if x) + \
+            (": a counterexample is shown" if v.counterexample else "")
+    if v.status == "confirmed":
+        return f"confirmed numerically, not proved ({v.scope})" if v.scope else \
+            STATUS_INFO["confirmed"].meaning
+    return STATUS_INFO[v.status].meaning
 
 
 @dataclass(frozen=True)
@@ -120,19 +184,26 @@ class SourceBlock:
 
 @dataclass(frozen=True)
 class ClaimCard:
-    """One verdict, numbered, with its statement and steps as checked-safe LaTeX."""
+    """One verdict, numbered, with its statement and steps as checked-safe LaTeX.
+
+    ``steps`` are (sentence, LaTeX or None) pairs, each printed once; ``legend`` marks the
+    first card whose steps use the Gram notation, where the printers explain it; ``rows``
+    is the evidence with one row per distinct point; ``command`` re-checks the claim from
+    the folder the report is written in.
+    """
 
     number: int
     verdict: Verdict
     latex: str | None
     steps: tuple[tuple[str, str | None], ...]
     text: str = ""  # the statement as plain text (or its source line when it did not parse)
+    command: str = ""
+    legend: bool = False
+    rows: tuple[EvidenceRow, ...] = ()
 
     @property
     def info(self) -> StatusInfo:
-        base = STATUS_INFO[self.verdict.status]
-        meaning = ENGINE_MEANING.get((self.verdict.status, self.verdict.engine))
-        return replace(base, meaning=meaning) if meaning else base
+        return replace(STATUS_INFO[self.verdict.status], meaning=status_sentence(self.verdict))
 
     @property
     def kind(self) -> str:
@@ -147,7 +218,12 @@ class ClaimCard:
     @property
     def reproduce(self) -> str:
         """The command that re-checks this claim alone (shell-quoted)."""
-        return reproduce_command(self.verdict.file, self.verdict.label)
+        return self.command or reproduce_command(self.verdict.file, self.verdict.label)
+
+    @property
+    def evidence_summary(self) -> str:
+        """One line: what the evidence rows show."""
+        return evidence_summary(list(self.rows))
 
 
 @dataclass(frozen=True)
@@ -225,10 +301,23 @@ def _blocks(tokens: list[Token]) -> list[tuple[int, int]]:
     return out
 
 
+def reproduce_for(path: str | None, paper: bool = False) -> Callable[[Verdict], str]:
+    """The command that re-checks one claim: ``--paper`` for the built-in paper, else
+    ``path`` (as it works from the report's folder), shell-quoted."""
+    def command(v: Verdict) -> str:
+        if paper:
+            return f"symnorm check --paper --only {shell_quote(v.label)}"
+        return reproduce_command(path if path is not None else v.file, v.label)
+    return command
+
+
 def build_model(source: str, result: DocumentResult, *, figures: Sequence[FigureBlock] = (),
                 versions: dict[str, str] | None = None, date: str = "",
-                source_path: str = "") -> ReportModel:
+                source_path: str = "", reproduce: Callable[[Verdict], str] | None = None
+                ) -> ReportModel:
     """Interleave prose, claim blocks, claim cards and figures in document order."""
+    command = reproduce or reproduce_for(None)
+    explained = False  # the Gram notation is explained on its first use
     md = markdown_parser()
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
@@ -248,14 +337,16 @@ def build_model(source: str, result: DocumentResult, *, figures: Sequence[Figure
             run.clear()
 
     def take(lo: int, hi: int) -> None:  # place verdicts and figures on lines lo..hi
-        nonlocal number, pending, figs
+        nonlocal number, pending, figs, explained
         for v in [v for v in pending if lo <= v.line <= hi]:
             number += 1
-            steps = tuple((s.get("text", ""), safe_math(s.get("latex", "") or ""))
-                          for s in v.steps)
+            steps = card_steps(v)
+            legend = not explained and any(GRAM_MARK in (t or "") for _, t in steps)
+            explained = explained or legend
             text = v.statement or v.source or (
                 lines[v.line - 1].strip() if 0 < v.line <= len(lines) else "")
-            items.append(ClaimCard(number, v, statement_latex(v), steps, text))
+            items.append(ClaimCard(number, v, statement_latex(v), steps, text,
+                                   command(v), legend, tuple(evidence_rows(v.evidence))))
         items.extend(f for f in figs if lo <= f.line <= hi)
         pending = [v for v in pending if not lo <= v.line <= hi]
         figs = [f for f in figs if not lo <= f.line <= hi]

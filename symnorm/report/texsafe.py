@@ -17,9 +17,12 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-__all__ = ["MAX_LINE_CHARS", "MAX_MATH_CHARS", "breakable_text", "escape_text", "safe_math",
-           "short_lines"]
+__all__ = ["MAX_LINE_CHARS", "MAX_MATH_CHARS", "breakable_text", "cjk_text", "escape_text",
+           "has_cjk", "is_cjk", "safe_math", "short_lines"]
 
 MAX_MATH_CHARS = 4000
 _MAX_DEPTH = 40
@@ -120,12 +123,42 @@ _UNICODE = {
     "\u00b1": r"$\pm$", "\u2192": r"$\to$", "\u221a": r"$\surd$", "\u2211": r"$\Sigma$",
     "\u03b5": r"$\varepsilon$", "\u03f5": r"$\epsilon$", "\u03b1": r"$\alpha$",
     "\u03b2": r"$\beta$", "\u03b3": r"$\gamma$", "\u03bc": r"$\mu$", "\u03c3": r"$\sigma$",
-    "\u2713": "", "\u2717": "",
+    "\u2713": "", "\u2717": "", "\u1d40": r"\textsuperscript{T}",
 }
 
 
+#: CJK ideographs, kana, hangul, CJK punctuation and full-width forms: the characters xeCJK
+#: typesets with the CJK font (ranges from the Unicode blocks of those scripts).
+_CJK = re.compile("[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f"
+                  "\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f"
+                  "\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+_PASS_CJK: ContextVar[bool] = ContextVar("pass_cjk", default=False)
+
+
+def is_cjk(ch: str) -> bool:
+    """Whether ``ch`` is a CJK character that xeCJK typesets."""
+    return bool(_CJK.match(ch))
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a CJK character (then report.tex is written for XeLaTeX)."""
+    return bool(_CJK.search(text))
+
+
+@contextmanager
+def cjk_text() -> Iterator[None]:
+    """Within this block :func:`escape_text` keeps CJK characters (for XeLaTeX + xeCJK)."""
+    token = _PASS_CJK.set(True)
+    try:
+        yield
+    finally:
+        _PASS_CJK.reset(token)
+
+
 def escape_text(text: str) -> str:
-    """Escape ``text`` so TeX prints it literally (pdfLaTeX-safe: other non-ASCII as U+XXXX)."""
+    """Escape ``text`` so TeX prints it literally (pdfLaTeX-safe: other non-ASCII as U+XXXX;
+    inside :func:`cjk_text`, CJK characters are kept for XeLaTeX)."""
+    keep_cjk = _PASS_CJK.get()
     out: list[str] = []
     for ch in text:
         if ch in _TEXT_ESCAPES:
@@ -136,6 +169,8 @@ def escape_text(text: str) -> str:
             out.append(" ")
         elif ord(ch) < 32 or ord(ch) == 127:
             continue
+        elif keep_cjk and is_cjk(ch):
+            out.append(ch)
         elif not ch.isascii():
             out.append(f"[U+{ord(ch):04X}]\\allowbreak{{}}")
         else:
