@@ -22,11 +22,13 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
+from typing import Any
 
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
 from ..lang.document import Definition, Document, parse_text, read_document, source_lines
 from ..safetext import LABEL_CHARS
+from .limits import MAX_DPS, MAX_TIMEOUT, MIN_DPS
 from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
 
 __all__ = [
@@ -37,11 +39,13 @@ __all__ = [
     "check_paths",
     "check_text",
     "collect_paths",
+    "find_documents",
+    "labels_like",
+    "planned_labels",
+    "unknown_label",
 ]
 
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
-MIN_DPS, MAX_DPS = 30, 1000
-MAX_TIMEOUT = 3600.0
 #: Figures drawn per document; further figure statements are errors.
 MAX_FIGURES = 12
 
@@ -121,16 +125,14 @@ def _check_args(timeout: float, dps: int) -> None:
     if not (isinstance(dps, int) and MIN_DPS <= dps <= MAX_DPS):
         raise LimitError(f"dps must be an integer between {MIN_DPS} and {MAX_DPS} (got {dps})")
     if not 0 < timeout <= MAX_TIMEOUT:
-        raise LimitError(f"timeout must be between 0 and {MAX_TIMEOUT:.0f} seconds "
-                         f"(got {timeout})")
+        raise LimitError(f"timeout must be more than 0 and at most {MAX_TIMEOUT:.0f} seconds "
+                         f"(got {timeout:g})")
 
 
-def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
-                 only: str | None = None, sandbox: bool = True,
-                 progress: Progress | None = None) -> DocumentResult:
-    """Decide every claim of a parsed document (or only the one labelled ``only``)."""
-    _check_args(timeout, dps)
-    t0 = time.monotonic()
+def _work_list(doc: Document, only: str | None
+               ) -> tuple[list[PreparedClaim], list[Verdict], list[Verdict], list[Any]]:
+    """What checking ``doc`` produces, in the order progress is reported: the claims to
+    decide, then the error and definition rows (all filtered by ``only``), and the figures."""
     claims = [c for c in doc.scope.claims if only is None or c.label == only]
     errors = [_error_verdict(doc, e) for e in doc.errors]
     defined = [_defined_verdict(doc.path, d) for d in doc.definitions]
@@ -143,6 +145,30 @@ def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
     if only is not None:
         errors = [e for e in errors if e.label == only]
         defined = [v for v in defined if v.label == only]
+    return claims, errors, defined, figures
+
+
+def planned_labels(doc: Document, only: str | None = None) -> list[str]:
+    """The labels checking ``doc`` reports, in the order a progress callback sees them."""
+    claims, errors, defined, _ = _work_list(doc, only)
+    return [c.label for c in claims] + [v.label for v in errors + defined]
+
+
+def _plan(progress: Progress | None, labels: list[str]) -> None:
+    """Tell a progress display that has a ``plan`` method which labels are coming."""
+    plan = getattr(progress, "plan", None)
+    if plan is not None:
+        plan(labels)
+
+
+def check_parsed(doc: Document, *, timeout: float = 20.0, dps: int = 50,
+                 only: str | None = None, sandbox: bool = True,
+                 progress: Progress | None = None) -> DocumentResult:
+    """Decide every claim of a parsed document (or only the one labelled ``only``)."""
+    _check_args(timeout, dps)
+    t0 = time.monotonic()
+    claims, errors, defined, figures = _work_list(doc, only)
+    _plan(progress, [c.label for c in claims] + [v.label for v in errors + defined])
     results: dict[int, Verdict] = {}
     if sandbox and claims:
         results = _run_pool(claims, dps, timeout, progress)
@@ -200,18 +226,25 @@ def _expired(exc: Exception) -> str:
     return f"exit code {code}" if code is not None else str(exc)
 
 
-def check_document(path: str | Path, *, timeout: float = 20.0, dps: int = 50,
-                   only: str | None = None, sandbox: bool = True,
-                   progress: Progress | None = None) -> DocumentResult:
-    """Check one derivation document from disk."""
+def _read(path: str | Path) -> Document | DocumentResult:
+    """A parsed document, or the one-row result that says why it cannot be read."""
     try:
-        doc = read_document(path)
+        return read_document(path)
     except SourceError as exc:
         return DocumentResult(str(path), [_error_verdict(None, exc)])
     except LimitError as exc:
         return DocumentResult(str(path), [Verdict(file=str(path), line=1, label="document",
                                                   statement="", status=ERROR,
                                                   message=str(exc))])
+
+
+def check_document(path: str | Path, *, timeout: float = 20.0, dps: int = 50,
+                   only: str | None = None, sandbox: bool = True,
+                   progress: Progress | None = None) -> DocumentResult:
+    """Check one derivation document from disk."""
+    doc = _read(path)
+    if isinstance(doc, DocumentResult):
+        return doc
     return check_parsed(doc, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
                         progress=progress)
 
@@ -226,19 +259,172 @@ def check_text(text: str, file: str = "<text>", **kwargs) -> DocumentResult:
     return check_parsed(doc, **kwargs)
 
 
-def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand folders into their ``.md`` files (sorted); files are taken as given."""
+#: Folders a walk never enters: build output, caches and installed packages.
+SKIPPED_FOLDERS = frozenset({"build", "dist", "_build", "site-packages", "node_modules",
+                             "__pycache__", "symnorm-report"})
+#: What the walk skips, in words (error messages and --help).
+SKIPPED_WORDS = ("hidden folders, virtual environments, build output (build, dist, "
+                 "*.egg-info), symnorm reports and what .gitignore lists")
+
+
+def _skipped_folder(folder: Path) -> bool:
+    name = folder.name
+    if name.startswith(".") or name in SKIPPED_FOLDERS or name.endswith(".egg-info"):
+        return True
+    # a virtual environment (venv, virtualenv, conda) or a report symnorm wrote
+    return ((folder / "pyvenv.cfg").exists() or (folder / "conda-meta").is_dir()
+            or ((folder / "evidence.json").is_file() and (folder / "report.html").is_file()))
+
+
+def _gitignores(root: Path) -> list[tuple[Path, Any]]:
+    """The .gitignore files that apply at ``root``: its own and, inside a git repository,
+    those of its parents up to the repository's top."""
+    chain = [root, *root.parents]
+    top = next((i for i, p in enumerate(chain) if (p / ".git").exists()), None)
+    folders = chain[:top + 1] if top is not None else [root]
+    specs = [spec for f in reversed(folders) for spec in _gitignore(f)]
+    # a folder named on the command line is walked even where a parent's .gitignore lists it
+    return [s for s in specs if s[0] == root or not _ignored(root, True, [s])]
+
+
+def _gitignore(folder: Path) -> list[tuple[Path, Any]]:
+    f = folder / ".gitignore"
+    if not f.is_file():
+        return []
+    import pathspec
+    try:
+        lines = f.read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))]
+
+
+def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, Any]]) -> bool:
+    for base, spec in specs:
+        try:
+            rel = path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+        if spec.match_file(rel + "/" if is_dir else rel):
+            return True
+    return False
+
+
+def _walk(root: Path) -> list[Path]:
+    """The ``.md`` files under ``root``, sorted, without the folders a walk skips."""
     out: list[Path] = []
+    specs = _gitignores(root)
+    for here, dirs, files in os.walk(root):  # links to folders are not followed
+        base = Path(here)
+        if base != root:  # (a sibling's rules never match here: see _ignored)
+            specs = specs + _gitignore(base)
+        keep = []
+        for name in sorted(dirs):
+            sub = base / name
+            if not _skipped_folder(sub) and not _ignored(sub, True, specs):
+                keep.append(name)
+        dirs[:] = keep
+        out += [base / f for f in files if f.endswith(".md") and (base / f).is_file()
+                and not _ignored(base / f, False, specs)]
+    return sorted(out)
+
+
+def find_documents(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
+    """Each file to read, and whether it was named (``True``) or found in a folder.
+
+    Folders are walked for ``.md`` files, skipping hidden folders, virtual environments,
+    build output, symnorm's report folders and paths a ``.gitignore`` lists.
+    """
+    out: list[tuple[Path, bool]] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out += sorted(q for q in p.rglob("*.md") if q.is_file())
+            out += [(q, False) for q in _walk(p)]
         elif p.exists():
-            out.append(p)
+            out.append((p, True))
         else:
             raise SourceError(f"no such file or folder: {p}", str(p), 1, 1)
     return out
 
 
-def check_paths(paths: Iterable[str | Path], **kwargs) -> list[DocumentResult]:
-    """Check every document under ``paths``."""
-    return [check_document(p, **kwargs) for p in collect_paths(paths)]
+def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Expand folders into their ``.md`` files (sorted, skipping hidden, virtual-environment,
+    build, report and .gitignore'd folders); files are taken as given."""
+    return [p for p, _ in find_documents(paths)]
+
+
+def labels_like(text: str, labels: Iterable[str]) -> list[str]:
+    """The labels that start with ``text`` (or, failing that, look like it), for a message.
+
+    >>> labels_like("eq3", ["eq3.1", "eq1", "eq3.2"])
+    ['eq3.1', 'eq3.2']
+    """
+    labels = sorted(set(labels))
+    starting = [x for x in labels if x.startswith(text)] or \
+        [x for x in labels if x.lower().startswith(text.lower())]
+    if starting:
+        return starting
+    import difflib
+    return difflib.get_close_matches(text, labels, n=5, cutoff=0.6)
+
+
+def unknown_label(only: str, labels: Iterable[str], where: str = "") -> str:
+    """The message for an ``--only`` label that is not there, with the nearest labels.
+
+    >>> unknown_label("eq3", ["eq3.1", "eq3.2", "eq1"])
+    "no claim labelled 'eq3'; labels starting with it: eq3.1, eq3.2"
+    """
+    like = labels_like(only, labels)
+    hint = (f"; labels starting with it: {', '.join(like)}" if like and like[0].startswith(only)
+            else f"; did you mean {', '.join(like)}?" if like else "")
+    return f"no claim labelled {only!r}{where}{hint}"
+
+
+def _no_blocks(path: Path) -> DocumentResult:
+    return DocumentResult(str(path), [Verdict(
+        file=str(path), line=1, label="document", statement="", status=ERROR,
+        message=f"{path}: no ```symnorm block (nor ```latex LABEL block), so nothing to "
+                "check; a derivation document is Markdown with such fenced blocks "
+                "(docs/claims.md)")])
+
+
+def check_paths(paths: Iterable[str | Path], *, only: str | None = None,
+                progress: Progress | None = None, **kwargs) -> list[DocumentResult]:
+    """Check every document under ``paths``.
+
+    A named file without a ``symnorm`` block is an error; in folders such files are skipped,
+    and a folder without any document raises :class:`~symnorm.errors.SourceError`.  With
+    ``only``, a label no document has raises :class:`~symnorm.errors.SourceError` naming the
+    labels that start with it, before anything is checked.
+    """
+    loaded: list[Document | DocumentResult] = []
+    for p in paths:
+        kept: list[Document | DocumentResult] = []
+        for q, named in find_documents([p]):
+            doc = _read(q)
+            if isinstance(doc, Document) and not doc.blocks:
+                if named:  # a folder's other Markdown files are not derivation documents
+                    kept.append(_no_blocks(q))
+            else:
+                kept.append(doc)
+        if not kept:
+            raise SymnormError(f"no derivation documents (Markdown files with a ```symnorm "
+                               f"block) in {p}; not searched: {SKIPPED_WORDS}")
+        loaded += kept
+    if only is not None:
+        everything = [lab for d in loaded if isinstance(d, Document)
+                      for lab in planned_labels(d)]
+        everything += [v.label for d in loaded if isinstance(d, DocumentResult)
+                       for v in d.verdicts]
+        if only not in everything:
+            raise SymnormError(unknown_label(only, everything))
+    docs = [d for d in loaded if isinstance(d, Document)]
+    _plan(progress, [lab for d in docs for lab in planned_labels(d, only)])
+    # planned for every document at once above, so each document must not plan again
+    each = (lambda v: progress(v)) if progress is not None else None
+    out = []
+    for d in loaded:
+        if isinstance(d, DocumentResult):
+            out.append(d)
+        else:
+            out.append(check_parsed(d, only=only, progress=each, **kwargs))
+    return out

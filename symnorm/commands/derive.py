@@ -14,9 +14,9 @@ from typing import Any
 import sympy
 
 from ..derivation import Derivation, derive, random_point
-from ..engines.numeric import MAX_DPS, MIN_DPS
-from ..errors import LimitError, SpecError
+from ..errors import SpecError
 from ..spec import as_rational
+from .options import add_dps, dps_value
 
 __all__ = ["add_arguments", "run", "to_json", "to_text"]
 
@@ -27,8 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--x", metavar="X1,X2,...", help="the point, exact numbers (default 1,2,4)")
     group.add_argument("--random-x", metavar="SEED", help="a reproducible random rational point")
     parser.add_argument("--eps", metavar="EPS", default="1/10", help="epsilon (default 1/10)")
-    parser.add_argument("--dps", metavar="DIGITS", default="50",
-                        help=f"digits of the mpmath cross-check ({MIN_DPS}..{MAX_DPS}, default 50)")
+    add_dps(parser, "the mpmath cross-check")
     parser.add_argument("--rms", action="store_true", help="RMSNorm instead of LayerNorm")
     parser.add_argument("--no-any-d", action="store_true",
                         help="skip the claim checker's proofs for every d")
@@ -48,9 +47,7 @@ def _parse(args: argparse.Namespace) -> dict[str, Any]:
     d = _int(args.d, "--d", "an integer >= 2")
     if d is not None and d < 2:
         raise SpecError(f"--d must be an integer >= 2 (got {d})")
-    dps = _int(args.dps, "--dps", f"an integer number of digits in {MIN_DPS}..{MAX_DPS}")
-    if not MIN_DPS <= dps <= MAX_DPS:  # type: ignore[operator]
-        raise LimitError(f"--dps must be between {MIN_DPS} and {MAX_DPS} digits (got {dps})")
+    dps = args.dps if isinstance(args.dps, int) else dps_value(str(args.dps))
     eps = as_rational(args.eps, "--eps")
     if eps < 0:
         raise SpecError(f"--eps must be >= 0 (got {eps}); accepted: 0, 1/10, 0.001, ...")
