@@ -98,8 +98,7 @@ def to_json(res: Derivation) -> dict[str, Any]:
         "companion": [{"b": _s(c["b"]), "eps": _s(c["eps"]), "exact": _s(c["exact"]),
                        "float64": c["float64"]} for c in res.companion],
         "jacobian_exact": res.jacobian_strings(),
-        "centered": [_s(e) for e in eng.c], "variance": _s(eng.v), "s": _s(eng.s),
-        "s_float": float(sympy.N(eng.s, 30)),
+        **_named(eng),
         "normalized": [_s(e) for e in eng.N], "normalized_floats": [float(e) for e in num.N],
         "eigen": [{"value": _s(es.value), "value_float": float(sympy.N(es.value, 30)),
                    "multiplicity": es.multiplicity, "direction": es.direction,
@@ -112,6 +111,15 @@ def to_json(res: Derivation) -> dict[str, Any]:
         "agreeing_digits": num.agreeing_digits,
         "timings": {k: round(v, 4) for k, v in res.timings.items()},
     }
+
+
+def _named(eng: Any) -> dict[str, Any]:
+    """The intermediate quantities under the names of the layer's vocabulary: ``c``, ``v``,
+    ``s`` of ``use layernorm``; ``r`` of ``use rmsnorm`` (with the mean square x^T x/d)."""
+    if eng.center or not eng.inside:
+        return {"centered": [_s(e) for e in eng.c], "variance": _s(eng.v), "s": _s(eng.s),
+                "s_float": float(sympy.N(eng.s, 30))}
+    return {"mean_square": _s(eng.v), "r": _s(eng.s), "r_float": float(sympy.N(eng.s, 30))}
 
 
 def _check_json(c: Any) -> dict[str, Any]:

@@ -44,7 +44,7 @@ class ProgressBar:
         self._done = 0
         self._bar = tqdm(total=0, file=_raw(stream), unit="claim", leave=False,
                          dynamic_ncols=True,
-                         bar_format="{n_fmt}/{total_fmt} claims |{bar:20}| {elapsed} {postfix}")
+                         bar_format="{n_fmt}/{total_fmt} claims |{bar:20}| {elapsed}  {desc}")
         self._show()
 
     def plan(self, labels: list[str]) -> None:
@@ -54,17 +54,18 @@ class ProgressBar:
 
     def __call__(self, verdict: Any) -> None:
         self._done += 1
+        self._show(refresh=False)
         self._bar.update(1)
-        self._show()
 
-    def _show(self) -> None:
+    def _show(self, refresh: bool = True) -> None:
+        """Name the claim being decided: the first planned one without a verdict."""
         if self._done < len(self._labels):
             label = visible(self._labels[self._done], newlines=False)
             if len(label) > SHOWN_LABEL:
                 label = label[:SHOWN_LABEL - 3] + "..."
-            self._bar.set_postfix_str(f"checking {label}", refresh=True)
+            self._bar.set_description_str(f"checking {label}", refresh=refresh)
         else:
-            self._bar.set_postfix_str("", refresh=True)
+            self._bar.set_description_str("", refresh=refresh)
 
     def close(self) -> None:
         self._bar.close()
