@@ -183,6 +183,20 @@ def test_folder_walk_skips_hidden_venv_build_reports_and_gitignored(tmp_path):
     assert found == ["README.md", "keep/ok.md", "top.md"]
 
 
+def test_folder_walk_from_inside_a_repository(tmp_path, monkeypatch):
+    """`symnorm check .` and `symnorm check sub` in a repository: the top .gitignore holds."""
+    _tree(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "keep" / "ignored").mkdir()
+    (tmp_path / "keep" / "ignored" / "x.md").write_text("x")
+    (tmp_path / "keep" / "skip.md").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    assert [p.as_posix() for p, _ in find_documents(["."])] == \
+        ["README.md", "keep/ok.md", "top.md"]
+    monkeypatch.chdir(tmp_path / "keep")
+    assert [p.as_posix() for p, _ in find_documents(["."])] == ["ok.md"]
+
+
 def test_folder_walk_cli_checks_only_documents(tmp_path, capsys):
     _tree(tmp_path)
     code, out, err = cli(capsys, "check", str(tmp_path))

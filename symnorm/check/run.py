@@ -264,7 +264,7 @@ SKIPPED_FOLDERS = frozenset({"build", "dist", "_build", "site-packages", "node_m
                              "__pycache__", "symnorm-report"})
 #: What the walk skips, in words (error messages and --help).
 SKIPPED_WORDS = ("hidden folders, virtual environments, build output (build, dist, "
-                 "*.egg-info), symnorm reports and what .gitignore lists")
+                 "*.egg-info, node_modules), symnorm reports and what .gitignore lists")
 
 
 def _skipped_folder(folder: Path) -> bool:
@@ -277,8 +277,8 @@ def _skipped_folder(folder: Path) -> bool:
 
 
 def _gitignores(root: Path) -> list[tuple[Path, Any]]:
-    """The .gitignore files that apply at ``root``: its own and, inside a git repository,
-    those of its parents up to the repository's top."""
+    """The .gitignore rules that apply in ``root`` (an absolute path): its own and, inside a
+    git repository, those of its parents up to the repository's top."""
     chain = [root, *root.parents]
     top = next((i for i, p in enumerate(chain) if (p / ".git").exists()), None)
     folders = chain[:top + 1] if top is not None else [root]
@@ -313,19 +313,20 @@ def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, Any]]) -> bool:
 def _walk(root: Path) -> list[Path]:
     """The ``.md`` files under ``root``, sorted, without the folders a walk skips."""
     out: list[Path] = []
-    specs = _gitignores(root)
+    top = root.absolute()  # .gitignore rules are matched on absolute paths
+    specs = _gitignores(top)
     for here, dirs, files in os.walk(root):  # links to folders are not followed
         base = Path(here)
+        where = top / base.relative_to(root)
         if base != root:  # (a sibling's rules never match here: see _ignored)
-            specs = specs + _gitignore(base)
+            specs = specs + _gitignore(where)
         keep = []
         for name in sorted(dirs):
-            sub = base / name
-            if not _skipped_folder(sub) and not _ignored(sub, True, specs):
+            if not _skipped_folder(base / name) and not _ignored(where / name, True, specs):
                 keep.append(name)
         dirs[:] = keep
         out += [base / f for f in files if f.endswith(".md") and (base / f).is_file()
-                and not _ignored(base / f, False, specs)]
+                and not _ignored(where / f, False, specs)]
     return sorted(out)
 
 
