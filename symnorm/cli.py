@@ -93,6 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout, sys.stderr = streams
 
 
+def _code(exc: SystemExit) -> int:
+    """The exit code argparse asked for (``None`` is success, as for ``sys.exit``)."""
+    if exc.code is None:
+        return 0
+    return exc.code if isinstance(exc.code, int) else 2
+
+
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
@@ -101,14 +108,14 @@ def _main(argv: list[str] | None) -> int:
             (getattr(args, "parser", None) or parser).error(
                 f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # usage printed (or --help, --version): return, do not raise
-        return exc.code if isinstance(exc.code, int) else 2
+        return _code(exc)
     if not args.command:
         parser.print_help()
         return 2
     try:
         return int(_module(args.command).run(args) or 0)
     except SystemExit as exc:  # a command's usage error (usage printed)
-        return exc.code if isinstance(exc.code, int) else 2
+        return _code(exc)
     except SymnormError as exc:
         print(f"symnorm {args.command}: error: {exc}", file=sys.stderr)
         return 2
