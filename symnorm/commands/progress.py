@@ -56,6 +56,7 @@ class ProgressBar:
         self._done += 1
         self._show(refresh=False)
         self._bar.update(1)
+        self._bar.refresh()  # every verdict is shown (update() skips within mininterval)
 
     def _show(self, refresh: bool = True) -> None:
         """Name the claim being decided: the first planned one without a verdict."""
