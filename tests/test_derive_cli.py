@@ -87,8 +87,6 @@ def test_other_options(capsys):
     (["--eps", "1/0"], "--eps must be an exact number"),
     (["--x", "1,2", "--d", "3"], "--x has 2 entries but --d is 3"),
     (["--x", "3,3,3", "--eps", "0"], "zero variance and eps = 0"),
-    (["--dps", "10000000"], "--dps must be between 10 and 1000"),
-    (["--dps", "many"], "--dps must be an integer"),
     (["--x", "1,two,3"], "--x entry 2 must be an exact number"),
     (["--x", "1,,3"], "comma-separated"),
     (["--random-x", "s"], "--random-x must be an integer seed"),
@@ -99,6 +97,17 @@ def test_bad_input_one_line_exit_2(capsys, args, fragment):
     err = capsys.readouterr().err
     assert fragment in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["10000000", "many", "29", "10"])
+def test_bad_dps_prints_derive_usage_and_the_one_range(capsys, value):
+    """derive, check and report accept the same --dps range, and say it (issue 11)."""
+    assert main(["derive", "--no-any-d", "--dps", value]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0].startswith("usage: symnorm derive ")
+    assert err[-1] == ("symnorm derive: error: argument --dps: must be a whole number of "
+                       f"digits from 30 to 1000 (got {value if value != 'many' else repr(value)})")
+    assert not any("Traceback" in line for line in err)
 
 
 def test_bad_input_subprocess_no_traceback():

@@ -269,7 +269,7 @@ def test_check_cli_table_and_json_show_definitions(tmp_path: Path) -> None:
     p = run()
     assert p.returncode == 0, p.stdout + p.stderr
     assert "defined    eq.s" in p.stdout and "1 proved" in p.stdout
-    assert "1 defined" in p.stdout and "(1 claims and 1 definitions" in p.stdout
+    assert "1 defined" in p.stdout and "(1 claim and 1 definition in 1 document" in p.stdout
     data = json.loads(run("--json").stdout)
     assert [c["status"] for c in data["claims"]] == ["defined", "proved"]
     assert data["summary"]["defined"] == 1 and data["summary"]["proved"] == 1

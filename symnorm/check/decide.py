@@ -30,6 +30,7 @@ from ..engines.numclaim import (
 from ..errors import InternalError
 from ..lang.context import PreparedClaim, _names
 from ..lang.syntax import Relation
+from .limits import DEFAULT_TIMEOUT
 from .verdict import CONFIRMED, PROVED, PROVED_FOR, REFUTED, UNDECIDED, Verdict
 
 __all__ = ["DEFAULT_DS", "decide"]
@@ -206,7 +207,7 @@ def _finitely_many_d(c: PreparedClaim) -> bool:
     return not c.d_value and not _admissible(c, 10_000)
 
 
-def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
+def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEOUT,
            ds: tuple[int, ...] = DEFAULT_DS) -> Verdict:
     """Decide one prepared claim; raises InternalError when engines disagree."""
     t0 = time.monotonic()
@@ -274,7 +275,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
                 elif agree >= 2 and not unclear and not num.incomplete and not num.cut \
                         and num.dims_covered(claim):
                     v.status, v.engine = CONFIRMED, "numeric"
-                    v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
+                    v.scope = _points_scope(agree, num.evidence)
                 else:
                     v.message = reason or "no engine could decide the claim within its limits"
                     if num.cut:
@@ -335,7 +336,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = 20.0,
             elif agree >= 3 and not unclear and not num.incomplete and not num.cut and \
                     num.dims_covered(claim):
                 v.status, v.engine = CONFIRMED, "numeric"
-                v.scope = f"{agree} points at d in {sorted({r['d'] for r in num.evidence})}"
+                v.scope = _points_scope(agree, num.evidence)
             else:
                 v.message = "the sampled points did not decide the inequality"
                 if num.cut:
@@ -428,6 +429,15 @@ def _unneeded_assumptions(claim: PreparedClaim) -> list[str]:
         if ok:
             notes.append(f"assumption `{text}` is not needed")
     return notes
+
+
+def _points_scope(agree: int, evidence: list[dict]) -> str:
+    """The scope of a numeric confirmation: ``24 points at d = 2`` or ``at d = 2..5``.
+
+    >>> _points_scope(3, [{"d": 2}, {"d": 4}, {"d": 3}])
+    '3 points at d = 2..4'
+    """
+    return f"{agree} points at d = {_ranges(sorted({r['d'] for r in evidence}))}"
 
 
 def _ranges(ds: list[int]) -> str:

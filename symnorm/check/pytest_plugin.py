@@ -45,6 +45,11 @@ class DerivationFile(pytest.File):
             yield ClaimItem.from_parent(self, name=v.label, verdict=v)
 
 
+def _was(status: str) -> str:
+    """``is refuted``, ``is undecided``, ``has an error``: what happened, as a sentence."""
+    return "has an error" if status == "error" else f"is {status}"
+
+
 class ClaimFailed(Exception):
     pass
 
@@ -65,7 +70,7 @@ class ClaimItem(pytest.Item):
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ClaimFailed):
             v = self.verdict
-            lines = [f"{v.file}:{v.line}: claim {v.label!r} is {v.status}",
+            lines = [f"{v.file}:{v.line}: claim {v.label!r} {_was(v.status)}",
                      f"  statement: {v.statement}"]
             if v.counterexample:
                 lines.append("  counterexample: " + json.dumps(v.counterexample))

@@ -22,12 +22,15 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
+from typing import Any
 
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
 from ..lang.document import Definition, Document, parse_text, read_document, source_lines
 from ..safetext import LABEL_CHARS
+from .limits import DEFAULT_TIMEOUT, MAX_DPS, MAX_TIMEOUT, MIN_DPS
 from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
+from .walk import SKIPPED_WORDS, collect_paths, find_documents
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -38,14 +41,13 @@ __all__ = [
     "check_paths",
     "check_text",
     "collect_paths",
+    "find_documents",
+    "labels_like",
+    "planned_labels",
+    "unknown_label",
 ]
 
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
-MIN_DPS, MAX_DPS = 30, 1000
-MAX_TIMEOUT = 3600.0
-#: The default wall-clock limit per claim: over 10x the slowest claim of ``derivations/`` and
-#: of the soundness corpora (docs/engines.md), so that no verdict there depends on load.
-DEFAULT_TIMEOUT = 60.0
 #: Figures drawn per document; further figure statements are errors.
 MAX_FIGURES = 12
 
@@ -125,24 +127,14 @@ def _check_args(timeout: float, dps: int) -> None:
     if not (isinstance(dps, int) and MIN_DPS <= dps <= MAX_DPS):
         raise LimitError(f"dps must be an integer between {MIN_DPS} and {MAX_DPS} (got {dps})")
     if not 0 < timeout <= MAX_TIMEOUT:
-        raise LimitError(f"timeout must be between 0 and {MAX_TIMEOUT:.0f} seconds "
-                         f"(got {timeout})")
+        raise LimitError(f"timeout must be more than 0 and at most {MAX_TIMEOUT:.0f} seconds "
+                         f"(got {timeout:g})")
 
 
-def check_parsed(doc: Document, *, timeout: float = DEFAULT_TIMEOUT, dps: int = 50,
-                 only: str | None = None, sandbox: bool = True,
-                 progress: Progress | None = None) -> DocumentResult:
-    """Decide every claim of a parsed document (or only the one labelled ``only``)."""
-    return _start(doc, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
-                  progress=progress)()
-
-
-def _start(doc: Document, *, timeout: float, dps: int, only: str | None, sandbox: bool,
-           progress: Progress | None, pool=None) -> Callable[[], DocumentResult]:
-    """Schedule a document's claims (on ``pool`` when given, so that several documents
-    share the workers) and return the function that collects its result."""
-    _check_args(timeout, dps)
-    t0 = time.monotonic()
+def _work_list(doc: Document, only: str | None
+               ) -> tuple[list[PreparedClaim], list[Verdict], list[Verdict], list[Any]]:
+    """What checking ``doc`` produces, in the order progress is reported: the claims to
+    decide, then the error and definition rows (all filtered by ``only``), and the figures."""
     claims = [c for c in doc.scope.claims if only is None or c.label == only]
     errors = [_error_verdict(doc, e) for e in doc.errors]
     defined = [_defined_verdict(doc.path, d) for d in doc.definitions]
@@ -155,6 +147,39 @@ def _start(doc: Document, *, timeout: float, dps: int, only: str | None, sandbox
     if only is not None:
         errors = [e for e in errors if e.label == only]
         defined = [v for v in defined if v.label == only]
+    return claims, errors, defined, figures
+
+
+def planned_labels(doc: Document, only: str | None = None) -> list[str]:
+    """The labels checking ``doc`` reports, in the order a progress callback sees them."""
+    claims, errors, defined, _ = _work_list(doc, only)
+    return [c.label for c in claims] + [v.label for v in errors + defined]
+
+
+def _plan(progress: Progress | None, labels: list[str]) -> None:
+    """Tell a progress display that has a ``plan`` method which labels are coming."""
+    plan = getattr(progress, "plan", None)
+    if plan is not None:
+        plan(labels)
+
+
+def check_parsed(doc: Document, *, timeout: float = DEFAULT_TIMEOUT, dps: int = 50,
+                 only: str | None = None, sandbox: bool = True,
+                 progress: Progress | None = None) -> DocumentResult:
+    """Decide every claim of a parsed document (or only the one labelled ``only``)."""
+    claims, errors, defined, _ = _work_list(doc, only)
+    _plan(progress, [c.label for c in claims] + [v.label for v in errors + defined])
+    return _start(doc, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
+                  progress=progress)()
+
+
+def _start(doc: Document, *, timeout: float, dps: int, only: str | None, sandbox: bool,
+           progress: Progress | None, pool=None) -> Callable[[], DocumentResult]:
+    """Schedule a document's claims (on ``pool`` when given, so that several documents
+    share the workers) and return the function that collects its result."""
+    _check_args(timeout, dps)
+    t0 = time.monotonic()
+    claims, errors, defined, figures = _work_list(doc, only)
     futures = None
     if sandbox and claims and pool is not None:
         futures = _schedule(pool, claims, dps, timeout)
@@ -227,26 +252,27 @@ def _expired(exc: Exception) -> str:
     return f"exit code {code}" if code is not None else str(exc)
 
 
+def _read(path: str | Path) -> Document | DocumentResult:
+    """A parsed document, or the one-row result that says why it cannot be read."""
+    try:
+        return read_document(path)
+    except SourceError as exc:
+        return DocumentResult(str(path), [_error_verdict(None, exc)])
+    except LimitError as exc:
+        return DocumentResult(str(path), [Verdict(file=str(path), line=1, label="document",
+                                                  statement="", status=ERROR,
+                                                  message=str(exc))])
+
+
 def check_document(path: str | Path, *, timeout: float = DEFAULT_TIMEOUT, dps: int = 50,
                    only: str | None = None, sandbox: bool = True,
                    progress: Progress | None = None) -> DocumentResult:
     """Check one derivation document from disk."""
-    return _start_path(path, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
-                       progress=progress)()
-
-
-def _start_path(path: str | Path, pool=None, **kwargs) -> Callable[[], DocumentResult]:
-    try:
-        doc = read_document(path)
-    except SourceError as exc:
-        failed = DocumentResult(str(path), [_error_verdict(None, exc)])
-        return lambda: failed
-    except LimitError as exc:
-        failed = DocumentResult(str(path), [Verdict(file=str(path), line=1, label="document",
-                                                    statement="", status=ERROR,
-                                                    message=str(exc))])
-        return lambda: failed
-    return _start(doc, pool=pool, **kwargs)
+    doc = _read(path)
+    if isinstance(doc, DocumentResult):
+        return doc
+    return check_parsed(doc, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
+                        progress=progress)
 
 
 def check_text(text: str, file: str = "<text>", **kwargs) -> DocumentResult:
@@ -259,39 +285,94 @@ def check_text(text: str, file: str = "<text>", **kwargs) -> DocumentResult:
     return check_parsed(doc, **kwargs)
 
 
-def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand folders into their ``.md`` files (sorted); files are taken as given."""
-    out: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            out += sorted(q for q in p.rglob("*.md") if q.is_file())
-        elif p.exists():
-            out.append(p)
-        else:
-            raise SourceError(f"no such file or folder: {p}", str(p), 1, 1)
-    return out
+def labels_like(text: str, labels: Iterable[str]) -> list[str]:
+    """The labels that start with ``text`` (or, failing that, look like it), for a message.
+
+    >>> labels_like("eq3", ["eq3.1", "eq1", "eq3.2"])
+    ['eq3.1', 'eq3.2']
+    """
+    labels = sorted(set(labels))
+    starting = [x for x in labels if x.startswith(text)] or \
+        [x for x in labels if x.lower().startswith(text.lower())]
+    if starting:
+        return starting
+    import difflib
+    return difflib.get_close_matches(text, labels, n=5, cutoff=0.6)
 
 
-def check_paths(paths: Iterable[str | Path], *, timeout: float = DEFAULT_TIMEOUT,
-                dps: int = 50, only: str | None = None, sandbox: bool = True,
-                progress: Progress | None = None) -> list[DocumentResult]:
+def unknown_label(only: str, labels: Iterable[str], where: str = "") -> str:
+    """The message for an ``--only`` label that is not there, with the nearest labels.
+
+    >>> unknown_label("eq3", ["eq3.1", "eq3.2", "eq1"])
+    "no claim labelled 'eq3'; labels starting with it: eq3.1, eq3.2"
+    """
+    like = labels_like(only, labels)
+    hint = (f"; labels starting with it: {', '.join(like)}" if like and like[0].startswith(only)
+            else f"; did you mean {', '.join(like)}?" if like else "")
+    return f"no claim labelled {only!r}{where}{hint}"
+
+
+def _no_blocks(path: Path) -> DocumentResult:
+    return DocumentResult(str(path), [Verdict(
+        file=str(path), line=1, label="document", statement="", status=ERROR,
+        message=f"{path}: no ```symnorm block (nor ```latex LABEL block), so nothing to "
+                "check; a derivation document is Markdown with such fenced blocks "
+                "(docs/claims.md)")])
+
+
+def check_paths(paths: Iterable[str | Path], *, only: str | None = None,
+                progress: Progress | None = None, **kwargs) -> list[DocumentResult]:
     """Check every document under ``paths``.
 
-    With several documents, one pool of workers decides the claims of all of them: every
-    document is parsed and its claims scheduled first, then the results are collected in
-    order (both cores stay busy across documents, and each worker keeps its caches). A
-    document's ``seconds`` is then the wall time from the previous document's result to its
-    own, so that the figures add up to the run's wall time.
+    A named file without a ``symnorm`` block is an error; in folders such files are skipped,
+    and a folder without any document raises :class:`~symnorm.errors.SourceError`.  With
+    ``only``, a label no document has raises :class:`~symnorm.errors.SourceError` naming the
+    labels that start with it, before anything is checked.
     """
+    loaded: list[Document | DocumentResult] = []
+    for p in paths:
+        kept: list[Document | DocumentResult] = []
+        for q, named in find_documents([p]):
+            doc = _read(q)
+            if isinstance(doc, Document) and not doc.blocks:
+                if named:  # a folder's other Markdown files are not derivation documents
+                    kept.append(_no_blocks(q))
+            else:
+                kept.append(doc)
+        if not kept:
+            raise SymnormError(f"no derivation documents (Markdown files with a ```symnorm "
+                               f"block) in {p}; not searched: {SKIPPED_WORDS}")
+        loaded += kept
+    if only is not None:
+        everything = [lab for d in loaded if isinstance(d, Document)
+                      for lab in planned_labels(d)]
+        everything += [v.label for d in loaded if isinstance(d, DocumentResult)
+                       for v in d.verdicts]
+        if only not in everything:
+            raise SymnormError(unknown_label(only, everything))
+    docs = [d for d in loaded if isinstance(d, Document)]
+    _plan(progress, [lab for d in docs for lab in planned_labels(d, only)])
+    # planned for every document at once above, so each document must not plan again
+    each = (lambda v: progress(v)) if progress is not None else None
+    timeout = kwargs.pop("timeout", DEFAULT_TIMEOUT)
+    dps = kwargs.pop("dps", 50)
+    sandbox = kwargs.pop("sandbox", True)
+    if kwargs:
+        raise TypeError(f"unexpected arguments: {', '.join(sorted(kwargs))}")
     _check_args(timeout, dps)
-    files = collect_paths(paths)
-    kwargs = {"timeout": timeout, "dps": dps, "only": only, "sandbox": sandbox,
-              "progress": progress}
-    if not sandbox or len(files) < 2:
-        return [check_document(p, **kwargs) for p in files]
+    if not sandbox or len(docs) < 2:
+        return [d if isinstance(d, DocumentResult) else
+                _start(d, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
+                       progress=each)() for d in loaded]
+    # One pool of workers decides the claims of every document: all are scheduled first,
+    # then collected in order (both cores stay busy across documents, and each worker keeps
+    # its caches). A document's ``seconds`` is the wall time from the previous document's
+    # result to its own, so that the figures add up to the run's wall time.
     out: list[DocumentResult] = []
     with sandbox_pool(2) as pool:
-        pending = [_start_path(p, pool=pool, **kwargs) for p in files]
+        pending = [(lambda d=d: d) if isinstance(d, DocumentResult) else
+                   _start(d, timeout=timeout, dps=dps, only=only, sandbox=True,
+                          progress=each, pool=pool) for d in loaded]
         last = time.monotonic()
         for collect in pending:
             r = collect()

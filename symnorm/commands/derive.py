@@ -14,9 +14,9 @@ from typing import Any
 import sympy
 
 from ..derivation import Derivation, derive, random_point
-from ..engines.numeric import MAX_DPS, MIN_DPS
-from ..errors import LimitError, SpecError
+from ..errors import SpecError
 from ..spec import as_rational
+from .options import add_dps, dps_value
 
 __all__ = ["add_arguments", "run", "to_json", "to_text"]
 
@@ -27,8 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--x", metavar="X1,X2,...", help="the point, exact numbers (default 1,2,4)")
     group.add_argument("--random-x", metavar="SEED", help="a reproducible random rational point")
     parser.add_argument("--eps", metavar="EPS", default="1/10", help="epsilon (default 1/10)")
-    parser.add_argument("--dps", metavar="DIGITS", default="50",
-                        help=f"digits of the mpmath cross-check ({MIN_DPS}..{MAX_DPS}, default 50)")
+    add_dps(parser, "the mpmath cross-check")
     parser.add_argument("--rms", action="store_true", help="RMSNorm instead of LayerNorm")
     parser.add_argument("--no-any-d", action="store_true",
                         help="skip the claim checker's proofs for every d")
@@ -48,9 +47,7 @@ def _parse(args: argparse.Namespace) -> dict[str, Any]:
     d = _int(args.d, "--d", "an integer >= 2")
     if d is not None and d < 2:
         raise SpecError(f"--d must be an integer >= 2 (got {d})")
-    dps = _int(args.dps, "--dps", f"an integer number of digits in {MIN_DPS}..{MAX_DPS}")
-    if not MIN_DPS <= dps <= MAX_DPS:  # type: ignore[operator]
-        raise LimitError(f"--dps must be between {MIN_DPS} and {MAX_DPS} digits (got {dps})")
+    dps = args.dps if isinstance(args.dps, int) else dps_value(str(args.dps))
     eps = as_rational(args.eps, "--eps")
     if eps < 0:
         raise SpecError(f"--eps must be >= 0 (got {eps}); accepted: 0, 1/10, 0.001, ...")
@@ -101,8 +98,7 @@ def to_json(res: Derivation) -> dict[str, Any]:
         "companion": [{"b": _s(c["b"]), "eps": _s(c["eps"]), "exact": _s(c["exact"]),
                        "float64": c["float64"]} for c in res.companion],
         "jacobian_exact": res.jacobian_strings(),
-        "centered": [_s(e) for e in eng.c], "variance": _s(eng.v), "s": _s(eng.s),
-        "s_float": float(sympy.N(eng.s, 30)),
+        **_named(eng),
         "normalized": [_s(e) for e in eng.N], "normalized_floats": [float(e) for e in num.N],
         "eigen": [{"value": _s(es.value), "value_float": float(sympy.N(es.value, 30)),
                    "multiplicity": es.multiplicity, "direction": es.direction,
@@ -115,6 +111,15 @@ def to_json(res: Derivation) -> dict[str, Any]:
         "agreeing_digits": num.agreeing_digits,
         "timings": {k: round(v, 4) for k, v in res.timings.items()},
     }
+
+
+def _named(eng: Any) -> dict[str, Any]:
+    """The intermediate quantities under the names of the layer's vocabulary: ``c``, ``v``,
+    ``s`` of ``use layernorm``; ``r`` of ``use rmsnorm`` (with the mean square x^T x/d)."""
+    if eng.center or not eng.inside:
+        return {"centered": [_s(e) for e in eng.c], "variance": _s(eng.v), "s": _s(eng.s),
+                "s_float": float(sympy.N(eng.s, 30))}
+    return {"mean_square": _s(eng.v), "r": _s(eng.s), "r_float": float(sympy.N(eng.s, 30))}
 
 
 def _check_json(c: Any) -> dict[str, Any]:

@@ -28,14 +28,23 @@ def render(res: Any, matrix: Callable, vec: Callable, num: Callable) -> str:
         else:
             add(f"    diagonal {sympy.Rational(d - 1, d)}, off-diagonal {sympy.Rational(-1, d)}")
     n = "d" if eng.n == d else "(d-1)"
-    add(f"c = {'P x' if eng.center else 'x'}            = {vec(eng.c)}")
-    add(f"v = c^T c/{n}        = {eng.v}")
-    sname = "s = sqrt(v + eps)" if eng.inside else "r = sqrt(v)      "
-    add(f"{sname}  = {eng.s}  ~ {num(eng.s)}")
-    add(f"N(x) = c/{'s' if eng.inside else '(r + eps)'}      = {vec(eng.N)}")
+    J = "J"
+    if eng.center or not eng.inside:
+        add(f"c = {'P x' if eng.center else 'x'}            = {vec(eng.c)}")
+        add(f"v = c^T c/{n}        = {eng.v}")
+        sname = "s = sqrt(v + eps)" if eng.inside else "r = sqrt(v)      "
+        add(f"{sname}  = {eng.s}  ~ {num(eng.s)}")
+        add(f"N(x) = c/{'s' if eng.inside else '(r + eps)'}      = {vec(eng.N)}")
+    else:  # the names of `use rmsnorm`, so the output reads like the documents' claims
+        J = "Jr"
+        add("Names as in `use rmsnorm`: r, RMS(y) = y/r, Jr = jacobian(RMS(x), x)")
+        add(f"x^T x/{n}                 = {eng.v}")
+        add(f"r = sqrt(x^T x/{n} + eps)  = {eng.s}  ~ {num(eng.s)}")
+        add(f"RMS(x) = x/r              = {vec(eng.N)}")
     add(f"                 ~ {vec([num(e) for e in eng.N])}")
     add("")
-    add("Jacobian J = dN/dx, obtained by differentiation (forward-mode, exact):")
+    what = "dN/dx" if J == "J" else "dRMS(x)/dx"
+    add(f"Jacobian {J} = {what}, obtained by differentiation (forward-mode, exact):")
     if d <= EXACT_MAX_D:
         add(matrix([[sympy.sstr(e) for e in row] for row in res.jacobian_exact.tolist()]))
     else:
@@ -44,7 +53,7 @@ def render(res: Any, matrix: Callable, vec: Callable, num: Callable) -> str:
         add("  in decimals:")
         add(matrix([[repr(f) for f in row] for row in res.jacobian_floats]))
     add("")
-    add("Eigen-decomposition of J (exact):")
+    add(f"Eigen-decomposition of {J} (exact):")
     for es in res.eigen:
         vecs = es.vectors
         shown = ", ".join(vec(v) for v in vecs[:3]) + (", ..." if len(vecs) > 3 else "")
@@ -76,7 +85,7 @@ def render(res: Any, matrix: Callable, vec: Callable, num: Callable) -> str:
     nm = res.numeric
     add(f"Numeric cross-check (mpmath, {nm.dps} digits; central differences with step "
         f"h = {sympy.Float(str(nm.step), 3)} at {nm.workdps} working digits):")
-    add(f"  max |J_fd - J| = {sympy.Float(str(nm.max_abs_error), 6)}   "
+    add(f"  max |{J}_fd - {J}| = {sympy.Float(str(nm.max_abs_error), 6)}   "
         f"({nm.agreeing_digits} agreeing digits)")
     add(f"  float64, step 1e-6 (the paper's check): {nm.float64_error!r}")
     add("")

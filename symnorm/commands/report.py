@@ -8,46 +8,62 @@ exits as ``symnorm check`` would: 1 on a refuted claim, 2 on an error or undecid
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from ..check.run import DEFAULT_TIMEOUT
-from ..errors import SymnormError
+from ..check.limits import DEFAULT_TIMEOUT
+from ..errors import LimitError, SourceError, SymnormError
+from ..safetext import visible
+from .options import PAPER_NAME, add_dps, add_paper, add_timeout, usage_error
+from .progress import progress_bar
 
 __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("document", nargs="?", help="derivation document (Markdown); "
-                        "default: the built-in paper derivation")
+                        "default: the built-in paper derivation (as --paper)")
+    add_paper(parser)
     parser.add_argument("-o", "--out", default="symnorm-report", metavar="OUTDIR",
-                        help="output directory (default: ./symnorm-report)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
-                        help=f"wall-clock seconds per claim (default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--dps", type=int, default=50,
-                        help="decimal digits for numeric evidence (default 50)")
+                        help="output folder, created if missing (default: ./symnorm-report)")
+    add_timeout(parser, DEFAULT_TIMEOUT)
+    add_dps(parser, "the numeric evidence")
     parser.add_argument("--only", metavar="LABEL", help="report only the claim LABEL")
     parser.add_argument("--strict", action="store_true",
-                        help="exit 1/2 when a claim is refuted/undecided/errored")
+                        help="exit as `symnorm check` would: 1 when a claim is refuted, 2 when "
+                             "one is error or undecided")
+
+
+def _check_only(path: Path, only: str, shown: str) -> None:
+    """Refuse an ``--only`` label the document does not have, before the long check."""
+    from ..check.run import planned_labels, unknown_label
+    from ..lang.document import read_document
+    try:
+        doc = read_document(path)
+    except (SourceError, LimitError):
+        return  # report_document says what is wrong with the document
+    labels = planned_labels(doc)
+    if only not in labels:
+        raise SymnormError(unknown_label(only, labels, f" in {visible(shown)}"))
 
 
 def run(args: argparse.Namespace) -> int:
     from ..check.verdict import exit_code
     from ..report.build import PAPER, report_document
 
+    if args.document and args.paper:
+        usage_error(args, "give a document or --paper, not both")
     if args.document:
         path, shown = Path(args.document), args.document
         if not path.exists():  # anything else (a folder, a pipe) is refused by the reader
             raise SymnormError(f"no such document: {args.document}")
     else:
-        path, shown = PAPER, "symnorm/data/paper.md"
+        path, shown = PAPER, PAPER_NAME
         if not path.is_file():
             raise SymnormError(f"the built-in paper derivation is missing ({PAPER})")
-    progress = None
-    if sys.stderr.isatty():  # a person is watching: say which claim finished
-        def progress(v) -> None:
-            print(f"  ... {v.label}: {v.status}", file=sys.stderr)
-    files, result = report_document(path, args.out, timeout=args.timeout, dps=args.dps,
-                                    only=args.only, display_path=shown, progress=progress)
+    if args.only is not None:
+        _check_only(path, args.only, shown)
+    with progress_bar() as bar:
+        files, result = report_document(path, args.out, timeout=args.timeout, dps=args.dps,
+                                        only=args.only, display_path=shown, progress=bar)
     print(files["report.html"])
     return exit_code(result.verdicts) if args.strict else 0

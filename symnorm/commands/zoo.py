@@ -2,7 +2,7 @@
 
     symnorm zoo                                   # N C H W with N=16 C=64 H=W=28, GroupNorm(32)
     symnorm zoo --groups 1 2 64                   # several GroupNorm rows
-    symnorm zoo --layout "N T D" --sizes "N=8 T=128 D=512" --json
+    symnorm zoo --layout "N T D" --sizes N=8 T=128 D=512 --json
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from ..family.zoo import DEFAULT_LAYOUT, DEFAULT_SIZES, render_json, render_text
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--layout", default=DEFAULT_LAYOUT,
                         help=f"axis names in order (default: {DEFAULT_LAYOUT!r})")
-    parser.add_argument("--sizes", default=None, metavar="AXIS=N ...",
-                        help=f"axis sizes, e.g. 'N=16 C=64' (default for {DEFAULT_LAYOUT}: "
-                             f"{DEFAULT_SIZES!r}; otherwise symbolic)")
+    parser.add_argument("--sizes", nargs="+", default=None, metavar="AXIS=N",
+                        help=f"axis sizes, e.g. --sizes N=16 C=64 (or quoted: 'N=16 C=64'; "
+                             f"default for {DEFAULT_LAYOUT}: {DEFAULT_SIZES!r}; otherwise "
+                             "symbolic)")
     parser.add_argument("--size", action="append", default=[], metavar="AXIS=N",
                         help="one axis size; repeatable, added to --sizes")
     parser.add_argument("--groups", type=int, nargs="+", default=None, metavar="G",
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     merged: dict[str, int | None] = {}
     if layout == parse_layout(DEFAULT_LAYOUT):
         merged.update(parse_sizes(DEFAULT_SIZES, layout))
-    for text in [args.sizes or "", *args.size]:
+    for text in [" ".join(args.sizes or []), *args.size]:
         merged.update((a, n) for a, n in parse_sizes(text, layout) if n is not None)
     pairs = parse_sizes(merged, layout)
     groups = args.groups if args.groups is not None else [_default_groups(layout, pairs, args)]

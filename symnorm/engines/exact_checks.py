@@ -56,10 +56,19 @@ def _basis_check(eng: ExactEngine, basis: list[list[Any]]) -> tuple[bool, str]:
         if not own:
             return False, f"complement vector {k + 1} has no pivot coordinate"
         pivots.append(own[0])
+    if not basis:
+        return True, f"no complement vectors at d = {eng.d}"
     if eng.symbolic:
         where = "c1 != c2" if eng.center else "x1 != 0"
-        return True, f"{len(basis)} vectors, independent wherever {where} (pivot coordinates)"
-    return True, f"{len(basis)} independent vectors (pivot coordinates {[p + 1 for p in pivots]})"
+        return True, (f"{_vectors(len(basis))}, independent wherever {where} "
+                      "(pivot coordinates)")
+    return True, (f"{_vectors(len(basis)).replace(' ', ' independent ')} (pivot coordinates "
+                  f"{[p + 1 for p in pivots]})")
+
+
+def _vectors(n: int) -> str:
+    """``1 vector``, ``2 vectors``."""
+    return f"{n} vector" + ("" if n == 1 else "s")
 
 
 def run_checks(eng: ExactEngine, closed: list[list[Surd]] | None = None) -> list[Check]:
@@ -68,15 +77,19 @@ def run_checks(eng: ExactEngine, closed: list[list[Surd]] | None = None) -> list
     alg, d = eng._st.alg, eng.d
     J = eng.jacobian_surd
     out: list[Check] = []
-    sq = "s**3" if eng.inside else "t**2"
-    den = "s" if eng.inside else "t"
+    # RMSNorm (eps inside) is named as `use rmsnorm` names it: r, Jr, x
+    rms = not eng.center and eng.inside
+    r, Jn = ("r", "Jr") if rms else ("s", "J")
+    sq = f"{r}**3" if eng.inside else "t**2"
+    den = r if eng.inside else "t"
     A = "P" if eng.center else "I"
     holds, detail = _mat_zero(eng, J, closed if closed is not None else eng.closed_form())
-    rank_one = f"c c^T/({'d' if eng.n == d else 'n'} s**3)" if eng.inside else \
+    cc = "x x^T" if rms else "c c^T"
+    rank_one = f"{cc}/({'d' if eng.n == d else 'n'} {r}**3)" if eng.inside else \
         "c c^T/(n r t**2)"
-    out.append(Check("closed_form", f"J == {A}/{den} - {rank_one}", holds, detail))
+    out.append(Check("closed_form", f"{Jn} == {A}/{den} - {rank_one}", holds, detail))
     Jt = [[J[j][i] for j in range(d)] for i in range(d)]
-    out.append(Check("symmetric", "J == J^T", *_mat_zero(eng, J, Jt)))
+    out.append(Check("symmetric", f"{Jn} == {Jn}^T", *_mat_zero(eng, J, Jt)))
     lam_c, lam_u = eng.lambdas()
     if eng.center:
         ones = [alg.one_f] * d
@@ -84,17 +97,18 @@ def run_checks(eng: ExactEngine, closed: list[list[Surd]] | None = None) -> list
     cv = eng._st.cvals
     name = "c" if eng.center else "x"
     if any(cv) or eng.symbolic:
-        out.append(Check("eigen_radial", f"J {name} == (eps/{sq}) {name}",
+        out.append(Check("eigen_radial", f"{Jn} {name} == (eps/{sq}) {name}",
                          *_eigen_check(eng, list(cv), lam_c)))
     basis = eng.complement_basis()
-    ok, why = True, f"{len(basis)} vectors"
+    perp = "1 and c" if eng.center else "x"
+    ok, why = True, (_vectors(len(basis)) if basis else f"no vectors to check at d = {d}")
     for k, u in enumerate(basis):
         good, msg = _eigen_check(eng, u, lam_u)
         if not good:
             ok, why = False, f"vector {k + 1}: {msg}"
             break
-    perp = "1 and c" if eng.center else "x"
-    out.append(Check("eigen_complement", f"J u == u/{den} for u orthogonal to {perp}", ok, why))
+    out.append(Check("eigen_complement", f"{Jn} u == u/{den} for u orthogonal to {perp}", ok,
+                     why))
     out.append(Check("eigenbasis", f"1, {name} and the u's form a basis" if eng.center
                      else "x and the u's form a basis", *_basis_check(eng, basis)))
     trace = alg.const(0)
@@ -102,7 +116,9 @@ def run_checks(eng: ExactEngine, closed: list[list[Surd]] | None = None) -> list
         trace = trace + J[i][i]
     mult = d - 2 if eng.center else d - 1
     expected = lam_u * QQ(mult) + lam_c
-    out.append(Check("trace", f"tr J == {mult}/{den} + eps/{sq}",
+    # the complement's share mult/den, written without a 0 or a 1 in front
+    share = "" if mult == 0 else f"1/{den} + " if mult == 1 else f"{mult}/{den} + "
+    out.append(Check("trace", f"tr {Jn} == {share}eps/{sq}",
                      eng.is_zero(trace - expected), ""))
     if eng.center:
         P = [[(QQ(1) if i == j else QQ(0)) - QQ(1, d) for j in range(d)] for i in range(d)]

@@ -57,12 +57,13 @@ class Point:
 
 @dataclass
 class Outcome:
-    """One point: ``status`` is ``agree``, ``differ`` or ``unclear``; values as strings."""
+    """One point: ``status`` is ``agree``, ``differ`` or ``unclear``; values as strings
+    (vectors and matrices as lists of them)."""
 
     status: str
     digits: float
-    lhs: str
-    rhs: str
+    lhs: str | list  # a number, or nested lists of numbers, as strings of dps digits
+    rhs: str | list
     diff: float
     diff_text: str = ""  # the difference as text (a float underflows below 1e-308)
 
@@ -244,10 +245,12 @@ def _sub(a, b):
     return a - b
 
 
-def _fmt(v, digits: int = 20) -> str:
+def _fmt(v, digits: int) -> str | list:
+    """A value for JSON at ``digits`` significant digits: a number as a string, a column
+    vector as a list of them, any other matrix as a list of rows."""
     if isinstance(v, mpmath.matrix):
         rows = [[mpmath.nstr(v[i, j], digits) for j in range(v.cols)] for i in range(v.rows)]
-        return str(rows)
+        return [r[0] for r in rows] if v.cols == 1 else rows
     return mpmath.nstr(v, digits)
 
 
@@ -309,7 +312,7 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
         # precision so the absolute resolution stays at 10**-dps, or give up on the point
         extra = int(mpmath.ceil(mpmath.log10(mag0))) if mag0 > 10 ** 6 else 0
     if dps + extra > 4 * MAX_DPS:
-        return Outcome("unclear", 0.0, _fmt(lhs), _fmt(rhs), float("nan"))
+        return Outcome("unclear", 0.0, _fmt(lhs, dps), _fmt(rhs, dps), float("nan"))
     dps += extra
     results = []
     for p in (dps, dps + EXTRA):
@@ -330,7 +333,8 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
                 status = "agree" if rel.op in ("<=", ">=") else "differ"
             else:
                 status = "unclear"
-            return Outcome(status, 0.0, _fmt(l1), _fmt(r1), float(d1), mpmath.nstr(d1, 6))
+            return Outcome(status, 0.0, _fmt(l1, dps), _fmt(r1, dps), float(d1),
+                           mpmath.nstr(d1, 6))
         if d1 == 0 and d2 == 0:
             # an exact zero at both precisions may be a tiny quantity lost in rounding
             # (1 + 10**-300 - 1): check exactly, else at four times the precision
@@ -338,15 +342,16 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
             if gap == "undefined":
                 raise Undefined("not defined at this point (exact evaluation)")
             if gap == "zero":
-                return Outcome("agree", float(dps), _fmt(l1), _fmt(r1), 0.0)
+                return Outcome("agree", float(dps), _fmt(l1, dps), _fmt(r1, dps), 0.0)
             if gap == "nonzero":  # a difference below every precision tried, but exact
-                return Outcome(_confirm_difference(claim, rel, point), 0.0, _fmt(l1),
-                               _fmt(r1), 0.0, "below every precision tried; nonzero exactly")
+                return Outcome(_confirm_difference(claim, rel, point), 0.0, _fmt(l1, dps),
+                               _fmt(r1, dps), 0.0,
+                               "below every precision tried; nonzero exactly")
             l3, r3 = evaluate_relation(claim, rel, point, 4 * dps)
             with mpmath.workdps(8 * dps + 30):  # far below what dps and dps + 20 could see
                 zero = _norm(_sub(l3, r3)) <= mpmath.mpf(10) ** (-3 * dps) * max(m1, 1)
             status = "agree" if zero and gap == "unknown" else "unclear"
-            return Outcome(status, float(dps), _fmt(l1), _fmt(r1), 0.0)
+            return Outcome(status, float(dps), _fmt(l1, dps), _fmt(r1, dps), 0.0)
         digits = float(-mpmath.log10(max(d1, d2) / max(m1, mpmath.mpf(10) ** -dps)))
         tol1 = mpmath.mpf(10) ** -AGREE_DIGITS * max(m1, 1)
         tol2 = mpmath.mpf(10) ** -AGREE_DIGITS * max(m2, 1)
@@ -369,8 +374,8 @@ def classify(claim: PreparedClaim, rel: Relation, point: Point, dps: int) -> Out
             raise Undefined("not defined at this point (exact evaluation)")
         else:
             status = "unclear"
-        return Outcome(status, min(digits, float(dps)), _fmt(l1), _fmt(r1), float(d1),
-                       mpmath.nstr(d1, 6))
+        return Outcome(status, min(digits, float(dps)), _fmt(l1, dps), _fmt(r1, dps),
+                       float(d1), mpmath.nstr(d1, 6))
 
 
 def _confirm_difference(claim: PreparedClaim, rel: Relation, point: Point) -> str:

@@ -37,7 +37,7 @@ def factor_list(e: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]]:
         return sp.factor_list(e)
     try:
         import flint
-        flint.fmpz_mpoly_ctx.get  # python-flint >= 0.7
+        get_ctx = flint.fmpz_mpoly_ctx.get  # python-flint >= 0.7
         p = sp.Poly(e)
     except (ImportError, AttributeError, sp.PolynomialError, sp.GeneratorsNeeded):
         return sp.factor_list(e)
@@ -45,7 +45,7 @@ def factor_list(e: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]]:
         return sp.factor_list(e)
     den, p = p.clear_denoms(convert=True)
     gens = p.gens
-    ctx = flint.fmpz_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(gens))), "lex")
+    ctx = get_ctx(tuple(f"v{i}" for i in range(len(gens))), "lex")
     poly = ctx.from_dict({k: int(c) for k, c in p.as_dict().items()})
     c, facs = poly.factor()
     if reduce(lambda a, b: a * b, (f ** m for f, m in facs), ctx.constant(c)) != poly:

@@ -128,6 +128,8 @@ class Scope:
     claims: list[PreparedClaim] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     labels: set[str] = field(default_factory=set)
+    #: the base of each ``**`` as written, by the operator's position (for error hints)
+    powers: dict[tuple[int, int], str] = field(default_factory=dict)
 
     # --- statements -------------------------------------------------------------------
     def is_defined(self, name: str) -> bool:
@@ -477,6 +479,10 @@ class Scope:
         if isinstance(e, Name):
             return self._expand_name(e, local)
         if isinstance(e, BinOp):
+            if e.op == "**":
+                left = str(e.left)
+                self.powers[(e.pos.line, e.pos.col)] = \
+                    left if isinstance(e.left, (Name, Call)) else f"({left})"
             return BinOp(e.op, rec(e.left), rec(e.right), e.pos)
         if isinstance(e, Neg):
             return Neg(rec(e.operand), e.pos)
@@ -509,6 +515,7 @@ class Scope:
         if e.id in self.gone:
             raise self._gone_error(e.id, e.pos)
         raise self._err(f"unknown name {e.id!r}", e.pos,
+                        _in_vocabularies(e.id) +
                         f"declare it (`scalar {e.id}`, `vector {e.id}`), define it "
                         f"(`let {e.id} = ...`) or `use` a vocabulary that has it")
 
@@ -560,6 +567,7 @@ class Scope:
         if f in self.gone:
             raise self._gone_error(f, e.pos)
         raise self._err(f"unknown function {f!r}", e.pos,
+                        _in_vocabularies(f) +
                         "built-in: sqrt, abs, exp, log, norm, sum, mean, trace, jacobian, "
                         "BN(sample; [batch]); define others with `let F(y) = ...`")
 
@@ -692,9 +700,31 @@ class Scope:
                                     f"between 1 and {MAX_POWER}, e.g. P**2")
                 return MAT
             if a != SCALAR:
-                raise self._err(f"cannot raise a {a} to a power", e.pos)
+                base = self.powers.get((e.pos.line, e.pos.col), "y")
+                bare = base[1:-1] if base.startswith("(") else base
+                raise self._err(f"cannot raise a {a} to a power", e.pos,
+                                f"powers apply to scalars; for the squared length write "
+                                f"{base}.T*{base} or "
+                                f"norm({bare})**2" if a == COL and len(base) <= 60 else "")
             return SCALAR
         raise TypeError(e.op)  # pragma: no cover
+
+
+def _in_vocabularies(name: str) -> str:
+    """``"`use layernorm` defines it; "`` when a vocabulary has ``name``, else ``""``."""
+    from .vocab import VOCABULARIES, vocabulary_text
+    having = []
+    for vocab in VOCABULARIES:
+        lines = vocabulary_text(vocab, {}).splitlines()
+        defined = {ln.split()[1].split("(")[0].split("=")[0] for ln in lines
+                   if ln.startswith("let ")}
+        declared = {n.strip() for ln in lines if ln.startswith(("scalar ", "vector ", "matrix "))
+                    for n in ln.split(None, 1)[1].split(",")}
+        if name in defined | declared:
+            having.append(f"`use {vocab}`")
+    if not having:
+        return ""
+    return f"{' and '.join(having)} {'defines' if len(having) == 1 else 'define'} it; "
 
 
 def _touches_d(rels, vectors, matrices) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..check.limits import DEFAULT_TIMEOUT
 from ..check.verdict import ERROR, DocumentResult, Verdict
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..safeio import OutputDir
@@ -173,7 +174,7 @@ def path_from(outdir: Path | str, document: Path | str) -> str:
 
 
 def write_report(source: str, result: DocumentResult, outdir: Path | str | OutputDir, *,
-                 source_path: str = "", date: str | None = None, timeout: float = 20.0,
+                 source_path: str = "", date: str | None = None, timeout: float = DEFAULT_TIMEOUT,
                  sandbox: bool = True,
                  reproduce: Callable[[Verdict], str] | None = None) -> dict[str, Path]:
     """Write report.html, report.md, report.tex, evidence.json and figures/ into ``outdir``.
@@ -197,7 +198,7 @@ def write_report(source: str, result: DocumentResult, outdir: Path | str | Outpu
     return written
 
 
-def report_document(path: Path | str, outdir: Path | str, *, timeout: float = 20.0,
+def report_document(path: Path | str, outdir: Path | str, *, timeout: float = DEFAULT_TIMEOUT,
                     dps: int = 50, only: str | None = None,
                     display_path: str | None = None,
                     progress: Callable[[Any], None] | None = None,

@@ -1,0 +1,115 @@
+"""Which files ``symnorm check`` reads: named files as given, folders walked for ``.md``.
+
+A walk skips hidden folders, virtual environments, build output, symnorm's own report
+folders and what ``.gitignore`` files list (matched with ``pathspec``, as git does), and
+does not follow links to folders.
+
+>>> from pathlib import Path
+>>> _skipped_folder(Path("project/.venv")), _skipped_folder(Path("project/notes"))
+(True, False)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..errors import SourceError
+
+__all__ = ["SKIPPED_FOLDERS", "SKIPPED_WORDS", "collect_paths", "find_documents"]
+
+
+#: Folders a walk never enters: build output, caches and installed packages.
+SKIPPED_FOLDERS = frozenset({"build", "dist", "_build", "site-packages", "node_modules",
+                             "__pycache__", "symnorm-report"})
+#: What the walk skips, in words (error messages and --help).
+SKIPPED_WORDS = ("hidden folders, virtual environments, build output (build, dist, "
+                 "*.egg-info, node_modules), symnorm reports and what .gitignore lists")
+
+
+def _skipped_folder(folder: Path) -> bool:
+    name = folder.name
+    if name.startswith(".") or name in SKIPPED_FOLDERS or name.endswith(".egg-info"):
+        return True
+    # a virtual environment (venv, virtualenv, conda) or a report symnorm wrote
+    return ((folder / "pyvenv.cfg").exists() or (folder / "conda-meta").is_dir()
+            or ((folder / "evidence.json").is_file() and (folder / "report.html").is_file()))
+
+
+def _gitignores(root: Path) -> list[tuple[Path, Any]]:
+    """The .gitignore rules that apply in ``root`` (an absolute path): its own and, inside a
+    git repository, those of its parents up to the repository's top."""
+    chain = [root, *root.parents]
+    top = next((i for i, p in enumerate(chain) if (p / ".git").exists()), None)
+    folders = chain[:top + 1] if top is not None else [root]
+    specs = [spec for f in reversed(folders) for spec in _gitignore(f)]
+    # a folder named on the command line is walked even where a parent's .gitignore lists it
+    return [s for s in specs if s[0] == root or not _ignored(root, True, [s])]
+
+
+def _gitignore(folder: Path) -> list[tuple[Path, Any]]:
+    f = folder / ".gitignore"
+    if not f.is_file():
+        return []
+    import pathspec
+    try:
+        lines = f.read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))]
+
+
+def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, Any]]) -> bool:
+    for base, spec in specs:
+        try:
+            rel = path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+        if spec.match_file(rel + "/" if is_dir else rel):
+            return True
+    return False
+
+
+def _walk(root: Path) -> list[Path]:
+    """The ``.md`` files under ``root``, sorted, without the folders a walk skips."""
+    out: list[Path] = []
+    top = root.absolute()  # .gitignore rules are matched on absolute paths
+    specs = _gitignores(top)
+    for here, dirs, files in os.walk(root):  # links to folders are not followed
+        base = Path(here)
+        where = top / base.relative_to(root)
+        if base != root:  # (a sibling's rules never match here: see _ignored)
+            specs = specs + _gitignore(where)
+        keep = []
+        for name in sorted(dirs):
+            if not _skipped_folder(base / name) and not _ignored(where / name, True, specs):
+                keep.append(name)
+        dirs[:] = keep
+        out += [base / f for f in files if f.endswith(".md") and (base / f).is_file()
+                and not _ignored(where / f, False, specs)]
+    return sorted(out)
+
+
+def find_documents(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
+    """Each file to read, and whether it was named (``True``) or found in a folder.
+
+    Folders are walked for ``.md`` files, skipping hidden folders, virtual environments,
+    build output, symnorm's report folders and paths a ``.gitignore`` lists.
+    """
+    out: list[tuple[Path, bool]] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += [(q, False) for q in _walk(p)]
+        elif p.exists():
+            out.append((p, True))
+        else:
+            raise SourceError(f"no such file or folder: {p}", str(p), 1, 1)
+    return out
+
+
+def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Expand folders into their ``.md`` files (sorted, skipping hidden, virtual-environment,
+    build, report and .gitignore'd folders); files are taken as given."""
+    return [p for p, _ in find_documents(paths)]
