@@ -35,6 +35,9 @@ EXAMPLES = {
     "report": ["symnorm report notes.md -o notes-report     # HTML, Markdown, LaTeX, JSON",
                "symnorm report --paper                      # into ./symnorm-report"],
     "zoo": ["symnorm zoo --layout 'N L D' --sizes N=8 L=128 D=512"],
+    "precision": ["symnorm precision -o precision-study      # tables, figures, 51102 case"],
+    "audit": ["symnorm audit infer mymodels:ln --layout 'N T D' --sizes N=3 T=2 D=8",
+              "symnorm audit conform mymodels:bn --spec torch.batch_norm2d"],
 }
 
 DESCRIPTION = """Derive and proof-check the mathematics of normalization layers (LayerNorm, BatchNorm,

@@ -34,8 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common.add_argument("target", metavar="MODULE:ATTR", nargs="+",
                         help="the implementation(s), e.g. mymodels:layer (importable); "
                              "several make one study, a report section each")
-    common.add_argument("--sizes", default=None, metavar="AXIS=N ...",
-                        help="axis sizes of the test tensors, e.g. 'N=2 C=4 H=3 W=2'")
+    common.add_argument("--sizes", nargs="+", default=None, metavar="AXIS=N",
+                        help="axis sizes of the test tensors, e.g. --sizes N=2 C=4 H=3 W=2 "
+                             "(or quoted: 'N=2 C=4 H=3 W=2'); put it after the targets")
     mode = common.add_mutually_exclusive_group()
     mode.add_argument("--train", dest="train", action="store_const", const=True,
                       default=None, help="audit training mode only")
@@ -120,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.audit_command:
         raise SymnormError("say which audit: `symnorm audit infer ...` or "
                            "`symnorm audit conform ...`")
+    if args.sizes is not None:
+        args.sizes = " ".join(args.sizes)
     if args.out is not None:  # refuse a bad output folder before any work
         from ..safeio import OutputDir
         OutputDir(args.out)
