@@ -119,8 +119,13 @@ def parse_latex_equation(
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
     reader = _Equation(text, file, is_defined, env or LatexEnv())
     parser = ExprParser(text, toks, file, reader.defined, is_fn)
-    if is_dimension is not None:
-        parser.is_dimension = lambda n: n == "d" or bool(is_dimension(n))
+    # a vocabulary's name for the dimension (rmsnorm's n) bounds a sum like d, unless the
+    # document defines the name itself
+    vocab_dim = {n for n, m in reader.env.meanings.items()
+                 if isinstance(m, Name) and m.id == "d" and reader._vocab(n)}
+    if is_dimension is not None or vocab_dim:
+        dim = is_dimension or (lambda n: False)
+        parser.is_dimension = lambda n: n == "d" or n in vocab_dim or bool(dim(n))
     parser.bare_allowed = reader.output() is not None
     raws = parser.equation()
     return reader.build(raws, label)
@@ -226,6 +231,11 @@ class _Equation:
             r = RawRel(r.op, r.op_text, self._partials(r.left), self._partials(r.right),
                        r.pos, r.source)
             target = _def_target(r.left)
+            if r.op in DEFINERS and target is not None and self._vocab(target[0]):
+                # an assignment to a vocabulary name (Algorithm 1's mu_B <- ..., with
+                # use batchnorm) states how the source computes it: a claim checked against
+                # the vocabulary's meaning, never a silent redefinition
+                r = RawRel("==", r.op_text, r.left, r.right, r.pos, r.source)
             defining = r.op in DEFINERS or (
                 r.op == "==" and target is not None and not self.defined(target[0]))
             if defining:

@@ -32,6 +32,21 @@ _KNOWN_HINT = ("accepted: \\frac \\sqrt \\cdot \\times \\left \\right \\| \\lang
                "\\top, relations = \\neq < > \\le \\ge (see docs/latex.md)")
 
 
+_ENTRYWISE = ("an entrywise (Hadamard) product is not modelled: the claim language has no "
+              "per-element product of two vectors",
+              "per-element gains and biases (\\gamma \\odot \\hat x, \\gamma_i \\hat x_i) are "
+              "refused; state the claim with a scalar gain (\\gamma \\hat x), which the "
+              "vocabularies use")
+_MAP = ("a map written with an arrow is not read",
+        "define the map by its formula: f(x) = ... (or \\mathcal N(x) = ...); a limit "
+        "(\\epsilon \\to 0) is stated exactly with `given eps == 0` in a symnorm line or "
+        "with \\mathcal N_0")
+#: Operators sources print that have no reading here, each with its nearest accepted form.
+_REFUSED_OPS = {"\\odot": _ENTRYWISE, "\\circ": _ENTRYWISE, "\\otimes": _ENTRYWISE,
+                "\\mapsto": _MAP, "\\to": _MAP, "\\rightarrow": _MAP,
+                "\\longmapsto": _MAP, "\\longrightarrow": _MAP}
+
+
 def _letter(t: Tok | None) -> bool:
     return t is not None and len(t.text) == 1 and t.text.isalpha()
 
@@ -51,6 +66,9 @@ def parse_factor(p: ExprParser, t: Tok) -> Expr:
 def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     s, pos = t.text, p.pos(t)
     if _letter(t):
+        word = _word_run(p, t)
+        if word is not None:
+            return "name", word
         return ("I", Name("I", pos)) if s == "I" else ("name", s)
     if s in GREEK:
         return "name", GREEK[s]
@@ -137,9 +155,57 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         raise p.err(f"prose {s}{{...}} inside an equation", t,
                     "move the words out of the equation; conditions go after a separator "
                     "as relations (a>0)")
+    if s in _REFUSED_OPS:
+        raise p.err(f"{s}: {_REFUSED_OPS[s][0]}", t, _REFUSED_OPS[s][1])
     if t.is_cmd:
         raise p.err(f"unsupported LaTeX command {s}", t, _KNOWN_HINT)
     raise p.err(f"unexpected {s!r}", t)
+
+
+#: Words that sources print for a quantity (``momentum``, ``running\\_mean``); written as a
+#: run of letters they would otherwise read as a product of single letters.
+_WORDS = frozenset({"mean", "var", "variance", "std", "scale", "bias", "weight", "momentum",
+                    "running", "eps", "epsilon", "gamma", "beta", "gain", "shift", "rms",
+                    "norm", "out", "input", "output", "sqrt", "exp", "log", "sum", "avg"})
+
+
+def _word_run(p: ExprParser, t: Tok) -> str | None:
+    """A multi-letter name written as letters against each other (``momentum``,
+    ``running\\_mean``), or None when the letters are a product of single letters.
+
+    A run holding ``\\_`` is always one name.  A run of plain letters is one name when the
+    document defines that name, and an error when every one of its letters is defined too
+    (ambiguous) or when it spells a word that sources use for a quantity but the document
+    does not define (``mean`` is never m*e*a*n).  Otherwise letters are a product (``aPx``).
+    """
+    toks, k = [t], p.i  # t itself is consumed; k is the next token
+    while (nxt := p.peek(k - p.i)) is not None and nxt.start == toks[-1].end and (
+            _letter(nxt) or nxt.text == "\\_" and _letter(p.peek(k - p.i + 1))
+            and p.peek(k - p.i + 1).start == nxt.end):  # type: ignore[union-attr]
+        toks.append(nxt)
+        k += 1
+    if len(toks) == 1:
+        if (nxt := p.peek()) is not None and nxt.text == "\\_":
+            raise p.err("'\\_' must join letters of a name (running\\_mean)", nxt)
+        return None
+    word = "".join("_" if x.text == "\\_" else x.text for x in toks)
+    if "_" in word:
+        p.i = k
+        return word
+    if p.defined(word):
+        singles = {x.text for x in toks}
+        if all(p.defined(c) for c in singles):
+            raise p.err(f"{word!r} is both a defined name and a product of defined letters",
+                        t, f"write \\mathrm{{{word}}} for the name or put spaces between the "
+                        "letters (a\\,b) for the product")
+        p.i = k
+        return word
+    if word.lower() in _WORDS or word.lower().rstrip("s") in _WORDS:
+        raise p.err(f"{word!r} is written as a word but the document does not define it",
+                    t, f"declare it (`scalar {word}`) or define it (`let {word} = ...`); "
+                    "for the mean and variance of x write \\mathrm{E}[x], \\mathrm{Var}[x]; "
+                    "a product of single letters needs spaces (a\\,b)")
+    return None
 
 
 def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
@@ -151,6 +217,12 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     if kind in ("name", "func", "call"):
         name = str(val)
         after = p.peek(_after_scripts(p) - p.i)
+        if (kind == "name" and after is not None and after.text == "(" and len(name) == 1
+                and not p.defined(name) and name not in p.local_fns):
+            raise p.err(f"unknown function {name}: declare {name} before using it", t,
+                        f"define it in a symnorm block (`let {name}(y) = ...`, e.g. an "
+                        "activation's formula) or in this equation "
+                        f"({name}(y) = ...); declare `scalar {name}` for a product")
         if after is not None and after.text == "(" and (kind != "name" or p.is_fn(name)):
             params: tuple[str, ...] = ()
             bind: tuple[tuple[str, Expr], ...] = ()
@@ -171,6 +243,11 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                 raise p.err(f"subscript after the arguments of {name}", t)
             return _apply(call, sup2, t, p)
     sub, sup = _scripts(p)
+    if isinstance(sup, Name) and len(sup.id) == 1 and not p.defined(sup.id):
+        raise p.err(f"superscript {sup.id} is not a defined name: a layer index (a^l, "
+                    "a^{(l)}) is not modelled", t,
+                    f"drop the layer superscript (every quantity of the claim is then at the "
+                    f"same layer), or define {sup.id} if it is an exponent")
     if kind in ("name", "func", "call"):
         name = str(val)
         if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x
@@ -483,12 +560,15 @@ def _word_arg(p: ExprParser, cmd: Tok) -> str:
     word = ""
     while not p.at("}"):
         t = p.next("'}'")
+        if t.text == "\\_" and word:  # \mathrm{running\_mean}
+            word += "_"
+            continue
         if not (t.text.isalnum() and t.text.isascii()):
             raise p.err(f"{t.text!r} inside {cmd.text}{{...}}", t,
                         "only letters and digits form a name")
         word += t.text
     p.expect("}", o)
-    if not word or not word[0].isalpha():
+    if not word or not word[0].isalpha() or word.endswith("_"):
         raise p.err(f"{cmd.text}{{{word}}} is not a name", cmd)
     return word
 

@@ -77,8 +77,13 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
 LATEX_MEANINGS: dict[str, dict[str, str]] = {
     "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
                   "y": "gamma*N(x) + beta*ones"},
-    # the vocabulary calls the batch z (its claim-language name); sources call it x
-    "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones"},
+    # the vocabulary calls the batch z (its claim-language name); sources call it x.  The
+    # mini-batch statistics of Ioffe and Szegedy: mu_B, sigma_B (biased, without eps).
+    "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones",
+                  "mu_B": "mean(z)", "sigma": "sqrt((P*z).T*(P*z)/d)",
+                  "sigma_B": "sqrt((P*z).T*(P*z)/d)"},
+    # the PyTorch RMSNorm docstring's n is the number of entries averaged: the dimension
+    "rmsnorm": {"n": "d"},
 }
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
