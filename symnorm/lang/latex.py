@@ -98,6 +98,10 @@ class LatexEnv:
     affine: tuple[str, ...] = ()
     output: str | None = None
     vectors: Callable[[], tuple[str, ...]] = lambda: ()
+    #: functions whose LaTeX meaning differs from the vocabulary's claim-language name:
+    #: name -> (parameter, body); ``\\mathrm{RMS}(v)`` with ``use rmsnorm`` is the scalar
+    #: root mean square of v, while the claim language's ``RMS(y)`` stays the normalized vector
+    functions: dict[str, tuple[str, Expr]] = field(default_factory=dict)
 
 
 def parse_latex_equation(
@@ -251,8 +255,11 @@ class _Equation:
                        "put the condition beside a claim, or write `assume ...` in a symnorm "
                        "block")
         lets = self._ordered_lets()
-        pending = [(r, self._broadcast_rel(rel)) for r, rel in pending]
-        lets = [Let(lt.name, lt.params, self._broadcast(lt.body, set(lt.params)), lt.pos)
+        pending = [(r, self._broadcast_rel(Relation(rel.op, self._calls(rel.left),
+                                                    self._calls(rel.right), rel.pos)))
+                   for r, rel in pending]
+        lets = [Let(lt.name, lt.params,
+                    self._broadcast(self._calls(lt.body), set(lt.params)), lt.pos)
                 for lt in lets]
         out: list[Statement] = self._vocabulary_names(lets, [rel for _, rel in pending],
                                                       raws[0].pos if raws else Pos(1, 1))
@@ -263,6 +270,27 @@ class _Equation:
         return out
 
     # --- vocabulary meanings, derivatives, broadcasting ------------------------------------
+
+    def _calls(self, e: Expr) -> Expr:
+        """Expand the calls whose LaTeX meaning the vocabulary gives (``\\mathrm{RMS}(x)``)."""
+        if isinstance(e, Call):
+            args = tuple(self._calls(a) for a in e.args)
+            if e.func in self.env.functions:
+                if len(args) != 1 or e.batch is not None or e.params or e.bind:
+                    raise _err(f"{e.func} takes one argument here (no subscript, no batch)",
+                               e.pos, self.file)
+                param, body = self.env.functions[e.func]
+                return subst(body, {param: args[0]})
+            batch = tuple(self._calls(b) for b in e.batch) if e.batch is not None else None
+            return Call(e.func, args, e.pos, batch, e.params,
+                        tuple((k, self._calls(v)) for k, v in e.bind))
+        if isinstance(e, BinOp):
+            return BinOp(e.op, self._calls(e.left), self._calls(e.right), e.pos)
+        if isinstance(e, Neg):
+            return Neg(self._calls(e.operand), e.pos)
+        if isinstance(e, Transpose):
+            return Transpose(self._calls(e.operand), e.pos)
+        return e
 
     def _bare(self, r: RawRel) -> RawRel:
         """A formula alone (``\\frac{x-E[x]}{...}*\\gamma+\\beta``) claims the output is it."""

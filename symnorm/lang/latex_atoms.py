@@ -15,7 +15,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum, Partial
-from symnorm.lang.latex_tokens import ACCENTS, BOLD, FRACS, FUNCTION_MACROS, GREEK, Tok
+from symnorm.lang.latex_tokens import (
+    ACCENTS,
+    BOLD,
+    BUILTIN_NAMES,
+    FRACS,
+    FUNCTION_MACROS,
+    GREEK,
+    Tok,
+)
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
 
 if TYPE_CHECKING:
@@ -32,15 +40,15 @@ _KNOWN_HINT = ("accepted: \\frac \\sqrt \\cdot \\times \\left \\right \\| \\lang
                "\\top, relations = \\neq < > \\le \\ge (see docs/latex.md)")
 
 
-_ENTRYWISE = ("an entrywise (Hadamard) product is not modelled: the claim language has no "
-              "per-element product of two vectors",
-              "per-element gains and biases (\\gamma \\odot \\hat x, \\gamma_i \\hat x_i) are "
-              "refused; state the claim with a scalar gain (\\gamma \\hat x), which the "
-              "vocabularies use")
+_ENTRYWISE = (("an entrywise (Hadamard) product is not modelled: the claim language has no "
+               "per-element product of two vectors"),
+              ("per-element gains and biases (\\gamma \\odot \\hat x, \\gamma_i \\hat x_i) "
+               "are refused; state the claim with a scalar gain (\\gamma \\hat x), which the "
+               "vocabularies use"))
 _MAP = ("a map written with an arrow is not read",
-        "define the map by its formula: f(x) = ... (or \\mathcal N(x) = ...); a limit "
-        "(\\epsilon \\to 0) is stated exactly with `given eps == 0` in a symnorm line or "
-        "with \\mathcal N_0")
+        ("define the map by its formula: f(x) = ... (or \\mathcal N(x) = ...); a limit "
+         "(\\epsilon \\to 0) is stated exactly with `given eps == 0` in a symnorm line or "
+         "with \\mathcal N_0"))
 #: Operators sources print that have no reading here, each with its nearest accepted form.
 _REFUSED_OPS = {"\\odot": _ENTRYWISE, "\\circ": _ENTRYWISE, "\\otimes": _ENTRYWISE,
                 "\\mapsto": _MAP, "\\to": _MAP, "\\rightarrow": _MAP,
@@ -192,7 +200,7 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     if "_" in word:
         p.i = k
         return word
-    if p.defined(word):
+    if p.defined(word) and word not in BUILTIN_NAMES:  # mean, sum: functions, not names
         singles = {x.text for x in toks}
         if all(p.defined(c) for c in singles):
             raise p.err(f"{word!r} is both a defined name and a product of defined letters",

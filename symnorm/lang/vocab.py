@@ -85,6 +85,13 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
     # the PyTorch RMSNorm docstring's n is the number of entries averaged: the dimension
     "rmsnorm": {"n": "d"},
 }
+#: Functions whose LaTeX name means something else than the vocabulary's claim-language
+#: name: with ``use rmsnorm``, sources' ``\\mathrm{RMS}(x)`` is the scalar root mean square
+#: (PyTorch's RMSNorm docstring: eps inside), while the vocabulary's ``RMS(y)`` keeps its old
+#: meaning, the normalized vector (claim-language documents are unchanged).
+LATEX_FUNCTIONS: dict[str, dict[str, tuple[str, str]]] = {
+    "rmsnorm": {"RMS": ("y", "sqrt(y.T*y/d + eps)")},
+}
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
                                             "batchnorm": ("gamma", "beta")}

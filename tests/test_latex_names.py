@@ -1,0 +1,145 @@
+"""Issue 10, second half: names and vocabulary conventions of real-world LaTeX.
+
+Each construct has a test of its reading (through a whole document, so the verdict is the
+engines'), a mutant that must be refuted, and a test of its refusal message where refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from symnorm.check.run import check_text
+from symnorm.errors import SourceError
+from symnorm.lang.latex import parse_latex_equation
+from symnorm.lang.syntax import Claim, Let
+
+
+def verdicts(preamble: str, latex: str) -> list[tuple[str, str]]:
+    text = f"```symnorm\n{preamble}\n```\n\n```latex eq\n{latex}\n```\n"
+    res = check_text(text, "n.md", sandbox=False)
+    return [(v.status, v.message) for v in res.verdicts]
+
+
+def claims(preamble: str, latex: str) -> list[str]:
+    return [s for s, _ in verdicts(preamble, latex) if s != "defined"]
+
+
+def read(text: str, known: set[str]) -> list:
+    return parse_latex_equation(text, "t", is_defined=lambda n: n in known)
+
+
+# --- readings, each with a mutant ----------------------------------------------------------
+
+@pytest.mark.parametrize("preamble, true, false", [
+    # \hat{x_i}: the subscript indexes the accented name, as \hat x_i
+    ("use layernorm",
+     r"\hat{x_i} = \frac{x_i-\mu}{\sqrt{\sigma^2+\epsilon}}",
+     r"\hat{x_i} = \frac{x_i+\mu}{\sqrt{\sigma^2+\epsilon}}"),
+    ("use layernorm",
+     r"\widehat{x_{i}} = \frac{x_i-\mu}{\sqrt{\sigma^2+\epsilon}}",
+     r"\widehat{x_{i}} = \frac{x_i-\mu}{\sqrt{\sigma^2+2\epsilon}}"),
+    # words and \_ in names
+    ("scalar momentum, running_mean\nvector x",
+     (r"new\_mean = (1 - momentum) \times running\_mean + momentum \times \frac{1}{d}"
+      r"\sum_i x_i, \quad new\_mean - running\_mean = momentum (\frac{1}{d}\sum_i x_i - "
+      r"running\_mean)"),
+     (r"new\_mean = (1 - momentum) \times running\_mean + momentum \times \frac{1}{d}"
+      r"\sum_i x_i, \quad new\_mean - running\_mean = momentum (\frac{1}{d}\sum_i x_i + "
+      r"running\_mean)")),
+    ("scalar momentum, running_mean",
+     r"\text{running\_mean} - \mathrm{running\_mean} = \text{momentum} - \text{momentum}",
+     r"\text{running\_mean} - \mathrm{running\_mean} = \text{momentum} + \text{momentum}"),
+    ("scalar momentum, a", r"momentum\,a = a\,momentum", r"momentum\,a = a + momentum"),
+    # batchnorm: Ioffe and Szegedy's mini-batch statistics
+    ("use batchnorm", r"\mu_\mathcal{B} = \frac{1}{m}\sum_{i=1}^m x_i",
+     r"\mu_\mathcal{B} = \frac{1}{m-1}\sum_{i=1}^m x_i"),
+    ("use batchnorm", r"\sigma_\mathcal{B}^2 = \frac{1}{m}\sum_{i=1}^m (x_i - \mu_\mathcal{B})^2",
+     r"\sigma_\mathcal{B}^2 = \frac{1}{m-1}\sum_{i=1}^m (x_i - \mu_\mathcal{B})^2"),
+    ("use batchnorm",
+     r"\widehat{x}_i = \frac{x_i - \mu_\mathcal{B}}{\sqrt{\sigma_\mathcal{B}^2 + \epsilon}}",
+     r"\widehat{x}_i = \frac{x_i - \mu_\mathcal{B}}{\sqrt{\sigma_\mathcal{B}^2} + \epsilon}"),
+    ("use batchnorm", r"y = \frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}\gamma + \beta",
+     r"y = \frac{x - \mu}{\sqrt{\sigma+\epsilon}}\gamma + \beta"),
+    # an assignment to a vocabulary name is checked against it
+    ("use batchnorm", r"\mu_\mathcal{B} \leftarrow \frac{1}{m}\sum_{i=1}^m x_i",
+     r"\mu_\mathcal{B} \leftarrow \frac{1}{m}\sum_{i=1}^m x_i^2"),
+    ("use layernorm", r"\mu := \frac{1}{d}\sum_i x_i", r"\mu := \frac{2}{d}\sum_i x_i"),
+    # rmsnorm: n is the dimension
+    ("use rmsnorm", r"\frac{1}{n} \sum_{i=1}^{n} x_i^2 = \frac{x^\top x}{d}",
+     r"\frac{1}{n} \sum_{i=1}^{n} x_i^2 = \frac{x^\top x}{d-1}"),
+    # a function the document defines is a call
+    ("use layernorm\nlet f(y) = 2*y", r"z = f(\hat x), \quad z = 2\hat x",
+     r"z = f(\hat x), \quad z = 3\hat x"),
+])
+def test_reading_and_mutant(preamble: str, true: str, false: str) -> None:
+    got = claims(preamble, true)
+    assert got and set(got) == {"proved"}, verdicts(preamble, true)
+    bad = claims(preamble, false)
+    assert "refuted" in bad and "error" not in bad and "proved" not in bad[-1:], \
+        verdicts(preamble, false)
+
+
+def test_assignment_to_vocabulary_name_is_a_claim_not_a_definition() -> None:
+    got = verdicts("use batchnorm", r"\mu_\mathcal{B} \leftarrow 0")
+    assert [s for s, _ in got if s != "defined"] == ["refuted"]
+    assert not any("defines mu_B" in m and "0" == m for _, m in got)
+
+
+def test_algorithm_one_each_row_checked() -> None:
+    alg = ("\\begin{aligned}\n\\mu_\\mathcal{B} &\\leftarrow \\frac{1}{m}\\sum_{i=1}^m x_i \\\\\n"
+           "\\sigma_\\mathcal{B}^2 &\\leftarrow \\frac{1}{m}\\sum_{i=1}^m (x_i - "
+           "\\mu_\\mathcal{B})^2 \\\\\n\\widehat{x}_i &\\leftarrow \\frac{x_i - \\mu_\\mathcal{B}}"
+           "{\\sqrt{\\sigma_\\mathcal{B}^2 + \\epsilon}} \\\\\ny_i &\\leftarrow "
+           "\\gamma\\widehat{x}_i + \\beta\n\\end{aligned}")
+    assert claims("use batchnorm", alg) == ["proved"] * 4
+    wrong = alg.replace("^2 + \\epsilon", "^2 - \\epsilon")
+    assert claims("use batchnorm", wrong) == ["proved", "proved", "refuted", "proved"]
+
+
+def test_dimension_name_yields_to_the_document() -> None:
+    # the document's own n is not the dimension: the bound is refused, never assumed
+    got = verdicts("use rmsnorm\nscalar n", r"\frac{1}{n} \sum_{i=1}^{n} x_i^2 = 1")
+    assert got[0][0] == "error" and "upper bound n" in got[0][1]
+
+
+def test_word_reading_at_parser_level() -> None:
+    (st,) = read(r"running\_mean = a", {"a"})
+    assert isinstance(st, Let) and st.name == "running_mean"
+    (c,) = [s for s in read(r"momentum = a", {"a", "momentum"}) if isinstance(s, Claim)]
+    assert str(c.relation) == "momentum == a"
+    # letters that are no defined word stay a product
+    (c,) = [s for s in read(r"ab = b a", {"a", "b", "ab2"}) if isinstance(s, Claim)]
+    assert str(c.relation) == "a * b == b * a"
+
+
+# --- refusals name the construct ------------------------------------------------------------
+
+@pytest.mark.parametrize("text, known, fragment", [
+    (r"y = \gamma \odot x", {"y", "gamma", "x"}, "entrywise (Hadamard) product"),
+    (r"y = \gamma \circ x", {"y", "gamma", "x"}, "entrywise (Hadamard) product"),
+    (r"x \mapsto 2x", {"x"}, "a map written with an arrow"),
+    (r"x \rightarrow 2x", {"x"}, "\\rightarrow: a map"),
+    (r"a = b \to c", {"a", "b", "c"}, "a map written with an arrow"),
+    (r"z = f(x)", {"z", "x"}, "unknown function f: declare f"),
+    (r"z = g(x) + 1", {"z", "x"}, "unknown function g"),
+    (r"\mu^l = a", {"mu", "a"}, "superscript l is not a defined name: a layer index"),
+    (r"\mu = a^{(l)}", {"mu", "a"}, "a layer index"),
+    (r"a = mean", {"a"}, "'mean' is written as a word but the document does not define it"),
+    (r"a = momentum", {"a"}, "'momentum' is written as a word"),
+    (r"a = scales", {"a"}, "'scales' is written as a word"),
+    (r"ab = 1", {"ab", "a", "b"}, "both a defined name and a product"),
+    (r"a = b\_", {"a", "b"}, "'\\_' must join letters"),
+    (r"a = \mathrm{b\_}", {"a", "b"}, "is not a name"),
+])
+def test_refusal_messages(text: str, known: set[str], fragment: str) -> None:
+    with pytest.raises(SourceError) as info:
+        read(text, known)
+    assert fragment in str(info.value)
+    assert info.value.line == 1 and info.value.column >= 1
+
+
+def test_refusals_in_a_document_are_errors() -> None:
+    got = verdicts("use layernorm", r"y = \gamma \odot \hat x + \beta")
+    assert [s for s, _ in got] == ["error"] and "\\odot" in got[0][1]
+    got = verdicts("use layernorm", r"z = f(\hat x)")
+    assert any(s == "error" and "declare f" in m for s, m in got)
