@@ -35,7 +35,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      r"y = \frac{x - \mathrm{E}[x]}{ \sqrt{\mathrm{Var}[x]} + \epsilon} * \gamma + \beta",
      False),
     # --- papers ----------------------------------------------------------------------------
-    ("ba.eq3", "Ba, Kiros, Hinton (2016), eq. (3), layer superscripts", "vector a\nlet H = d",
+    ("ba.eq3", "Ba, Kiros, Hinton (2016), eq. (3), layer superscripts",
+     "vector a\nlet H = d\nlayer l",
      (r"\mu^l = \frac{1}{H}\sum_{i=1}^{H} a_i^l \qquad \sigma^l = \sqrt{\frac{1}{H}"
      r"\sum_{i=1}^{H}\left(a_i^l-\mu^l\right)^2}"), True),
     ("rms.eq4", "Zhang and Sennrich (2019), eq. (4) with the gain g_i", "vector a, g\nlet n = d",

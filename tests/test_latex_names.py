@@ -143,3 +143,38 @@ def test_refusals_in_a_document_are_errors() -> None:
     assert [s for s, _ in got] == ["error"] and "\\odot" in got[0][1]
     got = verdicts("use layernorm", r"z = f(\hat x)")
     assert any(s == "error" and "declare f" in m for s, m in got)
+
+
+# --- layer superscripts (`layer l`) --------------------------------------------------------
+
+BA = "vector a\nlet H = d\nlayer l"
+
+
+def test_declared_layer_superscript_names_the_layer() -> None:
+    ok = (r"\mu^l = \frac{1}{H}\sum_{i=1}^{H} a_i^l, \quad \mu^{(l)} = \frac{1}{d}\sum_i a_i"
+          r", \quad (\mu^l)^2 = \mu^2")
+    assert claims(BA, ok) == ["proved", "proved"]
+    bad = r"\mu^l = \frac{1}{H}\sum_{i=1}^{H} a_i^l, \quad \mu^{(l)} = \frac{2}{d}\sum_i a_i"
+    assert claims(BA, bad) == ["refuted"]
+
+
+@pytest.mark.parametrize("latex, fragment", [
+    (r"\mu^l = a_1, \quad \mu^{l+1} = \mu^l", "only the layer l itself is modelled"),
+    (r"\mu^l = a_1, \quad \mu^{(l-1)} = \mu^l", "only the layer l itself is modelled"),
+    (r"\mu^l = a_1, \quad \mu^{2l} = \mu^l", "only the layer l itself is modelled"),
+])
+def test_other_layers_are_refused(latex: str, fragment: str) -> None:
+    got = verdicts(BA, latex)
+    assert got[0][0] == "error" and fragment in got[0][1], got
+
+
+@pytest.mark.parametrize("preamble, fragment", [
+    ("layer l\nlayer k", "a second layer letter 'k'"),
+    ("scalar l\nlayer l", "already a name"),
+    ("layer l\nscalar l", "'l' is the layer letter"),
+    ("layer l\nlet l = 2", "'l' is the layer letter"),
+    ("layer ab", "the layer is one letter"),
+])
+def test_layer_declaration_errors(preamble: str, fragment: str) -> None:
+    got = verdicts("vector a\n" + preamble, "a = a")
+    assert any(s == "error" and fragment in m for s, m in got), got

@@ -39,7 +39,6 @@ REFUSED = {
     "zhang.eq2": "product of two indexed",       # the per-entry gain g_i
     "d2l.bn": "\\odot",                          # entrywise product
     "pt.rmsnorm.2_4": "'RMS' is a function",     # RMS[x]: brackets on RMS are not application
-    "ba.eq3": "superscript l",                   # a^l: a layer index
     "gn.eq2": "'\\\\in'",                        # a sum over a set S_i
     "d2l.mu": "sum index",                       # a sum over the set B
     "gn.eq1": "indexed entry in a denominator",  # per-group statistics sigma_i, mu_i
@@ -67,7 +66,7 @@ def test_corpus_size_and_acceptance() -> None:
     assert len(CORPUS) >= 50
     # named public sources (the generic "blog" entries are not counted)
     assert len({c[0].split(".")[0] for c in CORPUS} - {"blog"}) >= 10
-    assert len(CORPUS) - len(REFUSED) >= 40  # 40 of 52 accepted verbatim (77%)
+    assert len(CORPUS) - len(REFUSED) >= 41  # 41 of 52 accepted verbatim (79%)
 
 
 # --- false variants of the corpus: each must be refuted ----------------------------------

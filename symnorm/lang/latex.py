@@ -102,6 +102,8 @@ class LatexEnv:
     #: name -> (parameter, body); ``\\mathrm{RMS}(v)`` with ``use rmsnorm`` is the scalar
     #: root mean square of v, while the claim language's ``RMS(y)`` stays the normalized vector
     functions: dict[str, tuple[str, Expr]] = field(default_factory=dict)
+    #: the document's layer letter (``layer l``): superscripts ^l, ^{(l)} name the layer
+    layer: str | None = None
 
 
 def parse_latex_equation(
@@ -131,6 +133,7 @@ def parse_latex_equation(
         dim = is_dimension or (lambda n: False)
         parser.is_dimension = lambda n: n == "d" or n in vocab_dim or bool(dim(n))
     parser.bare_allowed = reader.output() is not None
+    parser.layer = reader.env.layer
     raws = parser.equation()
     return reader.build(raws, label)
 

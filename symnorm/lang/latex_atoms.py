@@ -251,6 +251,13 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                 raise p.err(f"subscript after the arguments of {name}", t)
             return _apply(call, sup2, t, p)
     sub, sup = _scripts(p)
+    if p.layer is not None and sup is not None and sup is not _TRANSPOSE:
+        if isinstance(sup, Name) and sup.id == p.layer:
+            sup = None  # a^l: the one layer the document models, no exponent
+        elif p.layer in _names_of(sup):
+            raise p.err(f"superscript {sup}: only the layer {p.layer} itself is modelled "
+                        f"(a^{p.layer}, a^{{({p.layer})}})", t,
+                        "other layers (l+1, l-1) are not: state the claim at one layer")
     if isinstance(sup, Name) and len(sup.id) == 1 and not p.defined(sup.id):
         raise p.err(f"superscript {sup.id} is not a defined name: a layer index (a^l, "
                     "a^{(l)}) is not modelled", t,
@@ -415,6 +422,10 @@ def _not_differential(p: ExprParser, t: Tok, end: int) -> None:
                     f"for the product of the dimension d and {nxt.text} write 'd {nxt.text}' "
                     f"(with a space) or 'd \\cdot {nxt.text}'; derivatives are named "
                     "(\\frac{\\partial \\ell}{\\partial y_i}) or jacobian(...)")
+
+
+def _names_of(e: object) -> set[str]:
+    return {n.id for n in nodes(e) if isinstance(n, Name)}  # type: ignore[arg-type]
 
 
 def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:

@@ -49,4 +49,5 @@ def latex_env(scope: Scope) -> LatexEnv:
     functions = {name: (param, parse_expression(body, "<vocabulary>"))
                  for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
-                    vectors=lambda: tuple(scope.vectors), functions=functions)
+                    vectors=lambda: tuple(scope.vectors), functions=functions,
+                    layer=scope.layer)

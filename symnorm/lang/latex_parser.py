@@ -72,6 +72,8 @@ class ExprParser:
         self.local_fns: set[str] = set()
         #: whether a formula with no relation may stand alone (a vocabulary names an output)
         self.bare_allowed = False
+        #: the document's layer letter (``layer l``): ^l and ^{(l)} name the layer, no power
+        self.layer: str | None = None
 
     # --- tokens -------------------------------------------------------------------------
 
