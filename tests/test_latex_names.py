@@ -67,6 +67,19 @@ def read(text: str, known: set[str]) -> list:
     # rmsnorm: n is the dimension
     ("use rmsnorm", r"\frac{1}{n} \sum_{i=1}^{n} x_i^2 = \frac{x^\top x}{d}",
      r"\frac{1}{n} \sum_{i=1}^{n} x_i^2 = \frac{x^\top x}{d-1}"),
+    # entrywise products (per-element gains) at a fixed d, written out over unit vectors
+    ("document use layernorm(d=3)\nvector g, b",
+     r"z = g \odot \hat x + b, \quad z_i = g_i \hat x_i + b_i",
+     r"z = g \odot \hat x + b, \quad z_i = g_i \hat x_i - b_i"),
+    ("document use layernorm(d=3)\nvector g",
+     r"z = g \odot \hat x, \quad \sum_i z_i = \sum_i g_i \hat x_i",
+     r"z = g \odot \hat x, \quad \sum_i z_i = \sum_i \hat x_i"),
+    ("document let d = 3\nvector a, g",
+     r"\bar a = g \odot a, \quad \bar a = a \odot g, \quad \bar a^\top \mathbf 1 = g^\top a",
+     r"\bar a = g \odot a, \quad \bar a = a \odot a"),
+    ("document let d = 2\nvector a, g\nscalar c",
+     r"\bar a_i = c\, g_i a_i, \quad \bar a = c (g \odot a)",
+     r"\bar a_i = c\, g_i a_i, \quad \bar a = c (g \odot a) + c a"),
     # a function the document defines is a call
     ("use layernorm\nlet f(y) = 2*y", r"z = f(\hat x), \quad z = 2\hat x",
      r"z = f(\hat x), \quad z = 3\hat x"),
@@ -115,7 +128,7 @@ def test_word_reading_at_parser_level() -> None:
 # --- refusals name the construct ------------------------------------------------------------
 
 @pytest.mark.parametrize("text, known, fragment", [
-    (r"y = \gamma \odot x", {"y", "gamma", "x"}, "entrywise (Hadamard) product"),
+    (r"y = \gamma \odot x", {"y", "gamma", "x"}, "read only at a fixed dimension"),
     (r"y = \gamma \circ x", {"y", "gamma", "x"}, "entrywise (Hadamard) product"),
     (r"x \mapsto 2x", {"x"}, "a map written with an arrow"),
     (r"x \rightarrow 2x", {"x"}, "\\rightarrow: a map"),
@@ -178,3 +191,24 @@ def test_other_layers_are_refused(latex: str, fragment: str) -> None:
 def test_layer_declaration_errors(preamble: str, fragment: str) -> None:
     got = verdicts("vector a\n" + preamble, "a = a")
     assert any(s == "error" and fragment in m for s, m in got), got
+
+
+def test_entrywise_product_scope_names_the_fixed_d() -> None:
+    text = ("```symnorm\ndocument let d = 3\nvector a, g\n```\n\n"
+            "```latex h\n\\bar a = g \\odot a, \\quad \\bar a = a \\odot g\n```\n")
+    res = check_text(text, "h.md", sandbox=False)
+    (v,) = [v for v in res.verdicts if v.status != "defined"]
+    assert v.status == "proved" and "d = 3" in v.scope and "every d" not in v.scope
+
+
+@pytest.mark.parametrize("preamble, latex, fragment", [
+    ("vector a, g", r"\bar a = g \odot a", "read only at a fixed dimension"),
+    ("vector a, g", r"\bar a_i = g_i a_i", "product of two indexed quantities outside a sum"),
+    ("document let d = 17\nvector a, g", r"\bar a = g \odot a", "d <= 16 only"),
+    ("document let d = 3\nvector a, g", r"\bar a_i = g_i \odot a", "between an indexed entry"),
+    ("document let d = 3\nvector a, g", r"\bar a = g \circ a", "\\circ: an entrywise"),
+    ("document let d = 3\nvector a, g", r"\bar a_i = \frac{a_i}{g_i}", "quotient or power"),
+])
+def test_entrywise_refusals(preamble: str, latex: str, fragment: str) -> None:
+    got = verdicts(preamble, latex)
+    assert got[0][0] == "error" and fragment in got[0][1], got

@@ -104,6 +104,9 @@ class LatexEnv:
     functions: dict[str, tuple[str, Expr]] = field(default_factory=dict)
     #: the document's layer letter (``layer l``): superscripts ^l, ^{(l)} name the layer
     layer: str | None = None
+    #: the dimension d when the document fixes it (``let d = 4``): entrywise products are
+    #: then written out over the unit vectors; None for a symbolic d
+    dimension: int | None = None
 
 
 def parse_latex_equation(
@@ -465,8 +468,9 @@ class _Equation:
 
     def _relation(self, r: RawRel) -> Relation:
         free: list[str] = []
-        left, lv = lower(r.left, None, self.file, free)
-        right, rv = lower(r.right, None, self.file, free)
+        dim = self.env.dimension
+        left, lv = lower(r.left, None, self.file, free, dim)
+        right, rv = lower(r.right, None, self.file, free, dim)
         if lv and not rv:
             right = BinOp("*", right, Name("ones", r.pos), r.pos)
         elif rv and not lv:
@@ -486,7 +490,7 @@ class _Equation:
             raise _err(f"{r.op_text} redefines {name!r}", r.pos, self.file,
                        "use = to state a claim about a defined name")
         free = [r.left.index] if isinstance(r.left, Indexed) else []
-        body, vec = lower(r.right, None, self.file, free)
+        body, vec = lower(r.right, None, self.file, free, self.env.dimension)
         if kind == "indexed" and not vec:
             body = BinOp("*", body, Name("ones", r.pos), r.pos)
         elif kind != "indexed" and vec:

@@ -5,7 +5,7 @@ already counted; every branch either consumes its tokens and returns a syntax no
 raises a :class:`SourceError` that names the token.
 
 >>> from symnorm.lang.latex import parse_latex_equation
->>> str(parse_latex_equation(r"y = \\|Px\\|_2^2", "t", is_defined=lambda n: n != "y")[0].body)
+>>> str(parse_latex_equation(r"y = \\|Px\\|_2^2", "t", is_defined=lambda n: n in ("P", "x"))[0].body)
 'norm(P * x) ** 2'
 """
 
@@ -42,15 +42,14 @@ _KNOWN_HINT = ("accepted: \\frac \\sqrt \\cdot \\times \\left \\right \\| \\lang
 
 _ENTRYWISE = (("an entrywise (Hadamard) product is not modelled: the claim language has no "
                "per-element product of two vectors"),
-              ("per-element gains and biases (\\gamma \\odot \\hat x, \\gamma_i \\hat x_i) "
-               "are refused; state the claim with a scalar gain (\\gamma \\hat x), which the "
-               "vocabularies use"))
+              ("write \\odot for the entrywise product (read at a fixed d, e.g. "
+               "`document let d = 4`), or state the claim with a scalar gain (\\gamma \\hat x)"))
 _MAP = ("a map written with an arrow is not read",
         ("define the map by its formula: f(x) = ... (or \\mathcal N(x) = ...); a limit "
          "(\\epsilon \\to 0) is stated exactly with `given eps == 0` in a symnorm line or "
          "with \\mathcal N_0"))
 #: Operators sources print that have no reading here, each with its nearest accepted form.
-_REFUSED_OPS = {"\\odot": _ENTRYWISE, "\\circ": _ENTRYWISE, "\\otimes": _ENTRYWISE,
+_REFUSED_OPS = {"\\circ": _ENTRYWISE, "\\otimes": _ENTRYWISE,
                 "\\mapsto": _MAP, "\\to": _MAP, "\\rightarrow": _MAP,
                 "\\longmapsto": _MAP, "\\longrightarrow": _MAP}
 

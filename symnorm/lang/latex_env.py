@@ -50,4 +50,4 @@ def latex_env(scope: Scope) -> LatexEnv:
                  for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
-                    layer=scope.layer)
+                    layer=scope.layer, dimension=scope.d_value)

@@ -41,7 +41,7 @@ MAX_DEPTH = 40
 MAX_DIGITS = 200
 
 _NONFACTOR = set(RELATIONS) | set(DEFINERS) | set(SEPARATORS) | {
-    "\\cdot", "\\times", "\\rangle", "\\}", "\\over", "\\approx", "\\simeq", "\\sim"}
+    "\\cdot", "\\times", "\\odot", "\\rangle", "\\}", "\\over", "\\approx", "\\simeq", "\\sim"}
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -267,6 +267,9 @@ class ExprParser:
             if t.text in ("\\cdot", "\\times", "*"):
                 self.i += 1
                 node = BinOp("*", node, self.factor(), node.pos)
+            elif t.text == "\\odot":  # entrywise: read only at a fixed d (latex_index.lower)
+                self.i += 1
+                node = BinOp("odot", node, self.factor(), node.pos)
             elif t.text == "/":
                 self.i += 1
                 node = BinOp("/", node, self.factor(), node.pos)
