@@ -172,6 +172,13 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "use batchnorm",
      (r"\hat{\boldsymbol{\mu}}_\mathcal{B} = \frac{1}{|\mathcal{B}|} \sum_{\mathbf{x} \in "
       r"\mathcal{B}} \mathbf{x}"), True),
+    ("d2l.stats", "Dive into Deep Learning, Batch Normalization, mean and variance estimates",
+     "use batchnorm",
+     (r"\hat{\boldsymbol{\mu}}_\mathcal{B} = \frac{1}{|\mathcal{B}|} \sum_{\mathbf{x} \in "
+      r"\mathcal{B}} \mathbf{x},\quad" "\n"
+      r"\hat{\boldsymbol{\sigma}}_\mathcal{B}^2 = \frac{1}{|\mathcal{B}|} \sum_{\mathbf{x} "
+      r"\in \mathcal{B}} (\mathbf{x} - \hat{\boldsymbol{\mu}}_{\mathcal{B}})^2 + \epsilon."),
+     True),
     ("ulyanov.in", "Ulyanov, Vedaldi, Lempitsky (2016), instance normalization",
      "vector x\nscalar eps",
      r"y_{tijk} = \frac{x_{tijk} - \mu_{ti}}{\sqrt{\sigma_{ti}^2 + \epsilon}}", True),

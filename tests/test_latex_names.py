@@ -80,6 +80,13 @@ def read(text: str, known: set[str]) -> list:
     ("document let d = 2\nvector a, g\nscalar c",
      r"\bar a_i = c\, g_i a_i, \quad \bar a = c (g \odot a)",
      r"\bar a_i = c\, g_i a_i, \quad \bar a = c (g \odot a) + c a"),
+    # sums over the mini-batch (use batchnorm): x in B runs over the entries of x, |B| is d
+    ("use batchnorm",
+     r"\mu_\mathcal{B} = \frac{1}{|\mathcal{B}|} \sum_{\mathbf{x} \in \mathcal{B}} \mathbf{x}",
+     r"\mu_\mathcal{B} = \frac{1}{|\mathcal{B}|-1} \sum_{\mathbf{x} \in \mathcal{B}} \mathbf{x}"),
+    ("use batchnorm",
+     r"\sigma_\mathcal{B}^2 = \frac{1}{|\mathcal B|} \sum_{x \in \mathcal B} (x - \mu_\mathcal{B})^2",
+     r"\sigma_\mathcal{B}^2 = \frac{1}{|\mathcal B|} \sum_{x \in \mathcal B} (x - \mu_\mathcal{B})"),
     # a function the document defines is a call
     ("use layernorm\nlet f(y) = 2*y", r"z = f(\hat x), \quad z = 2\hat x",
      r"z = f(\hat x), \quad z = 3\hat x"),
@@ -212,3 +219,23 @@ def test_entrywise_product_scope_names_the_fixed_d() -> None:
 def test_entrywise_refusals(preamble: str, latex: str, fragment: str) -> None:
     got = verdicts(preamble, latex)
     assert got[0][0] == "error" and fragment in got[0][1], got
+
+
+@pytest.mark.parametrize("preamble, latex, fragment", [
+    ("use batchnorm", r"\mu_\mathcal{B} = \frac{1}{m} \sum_{x \in \mathcal{S}} x",
+     "a sum over the set S: sums over sets are not modelled"),
+    ("use layernorm", r"\mu = \frac{1}{d} \sum_{x \in \mathcal{B}} x", "a sum over the set B"),
+    ("use batchnorm\nscalar B", r"\mu = \frac{1}{d} \sum_{x \in \mathcal{B}} x",
+     "a sum over the set B"),  # the document's own B is no mini-batch
+    ("use batchnorm", r"\mu = \frac{1}{d} \sum_{y \in \mathcal{B}} y", "a sum over the set B"),
+    ("use batchnorm", r"\mu_\mathcal{B} = \frac{1}{m} \sum_{x \in \mathcal{B}}^m x",
+     "takes no upper bound"),
+    ("use batchnorm", r"\mu_\mathcal{B} = \frac{1}{m} \sum_{x \in \mathcal{B}} x_i",
+     "an indexed entry inside a sum over x in a set"),
+    ("use batchnorm", r"\mu_\mathcal{B} = \frac{1}{m} \sum_{x \in \mathcal{B}} 1",
+     "does not use x"),
+    ("vector x\nscalar eps", r"\mu = \frac{1}{m}\sum_{k\in\mathcal{S}_i} x_k", "the set S"),
+])
+def test_set_sum_refusals(preamble: str, latex: str, fragment: str) -> None:
+    got = verdicts(preamble, latex)
+    assert any(s == "error" and fragment in m for s, m in got), got

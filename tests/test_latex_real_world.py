@@ -36,8 +36,7 @@ def verdicts(preamble: str, latex: str) -> list[tuple[str, str]]:
 REFUSED = {
     "d2l.bn": "\\odot",                          # entrywise product at a symbolic d
     "pt.rmsnorm.2_4": "'RMS' is a function",     # RMS[x]: brackets on RMS are not application
-    "gn.eq2": "'\\\\in'",                        # a sum over a set S_i
-    "d2l.mu": "sum index",                       # a sum over the set B
+    "gn.eq2": "a sum over the set S",           # a sum over a group S_i
     "gn.eq1": "indexed entry in a denominator",  # per-group statistics sigma_i, mu_i
     "ulyanov.in": "unknown name 'x_tijk'",       # four indices
     "paddle.layernorm.undeclared": "unknown function f",  # the activation, not declared
@@ -63,8 +62,8 @@ def test_corpus_size_and_acceptance() -> None:
     assert len(CORPUS) >= 50
     # named public sources (the generic "blog" entries are not counted)
     assert len({c[0].split(".")[0] for c in CORPUS} - {"blog"}) >= 10
-    # 44 of 52 accepted verbatim (85%); three of them (per-element gains) at a fixed d only
-    assert len(CORPUS) - len(REFUSED) >= 44
+    # 46 of 53 accepted verbatim (87%); three of them (per-element gains) at a fixed d only
+    assert len(CORPUS) - len(REFUSED) >= 46
 
 
 # --- false variants of the corpus: each must be refuted ----------------------------------

@@ -107,6 +107,9 @@ class LatexEnv:
     #: the dimension d when the document fixes it (``let d = 4``): entrywise products are
     #: then written out over the unit vectors; None for a symbolic d
     dimension: int | None = None
+    #: sets the vocabulary names (``use batchnorm``: ``{"B": "x"}``, the mini-batch holds the
+    #: entries of x): ``\\sum_{x\\in\\mathcal B}`` runs over them, ``|\\mathcal B|`` is d
+    sets: dict[str, str] = field(default_factory=dict)
 
 
 def parse_latex_equation(
@@ -137,6 +140,7 @@ def parse_latex_equation(
         parser.is_dimension = lambda n: n == "d" or n in vocab_dim or bool(dim(n))
     parser.bare_allowed = reader.output() is not None
     parser.layer = reader.env.layer
+    parser.sets = dict(reader.env.sets)
     raws = parser.equation()
     return reader.build(raws, label)
 

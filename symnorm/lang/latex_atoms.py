@@ -100,6 +100,9 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if s == "\\|":
         return "norm", p.delimited(t, "\\|")
     if s == "|":
+        size = _set_size(p)
+        if size is not None:
+            return "expr", size
         return "expr", Call("abs", (p.delimited(t, "|"),), pos)
     if s == "\\langle":
         p.closers.append(None)
@@ -723,6 +726,7 @@ def _sum(p: ExprParser) -> IndexSum:
     if p.at("\\limits", "\\nolimits"):  # where the bounds are typeset: no meaning
         p.i += 1
     index = None
+    element: str | None = None  # \sum_{x \in \mathcal B}: the element's name
     lower_bound = 1
     upper: tuple[Tok, bool] | None = None  # the bound's token, and whether it was N-1
     seen: set[str] = set()
@@ -734,7 +738,11 @@ def _sum(p: ExprParser) -> IndexSum:
         braced = p.at("{")
         o = p.next() if braced else s
         k = p.next("a sum index" if s.text == "_" else "an upper bound")
-        if s.text == "_":
+        if s.text == "_" and braced and (member := _set_member(p, k)) is not None:
+            # \sum_{x\in\mathcal B}: every entry of x, as the entry x_i (an indexed entry
+            # written in the body besides is then an error: one index per sum)
+            element, lower_bound, index = member, 1, "i"
+        elif s.text == "_":
             if k.text not in INDEX_LETTERS:
                 raise p.err(f"sum index {k.text!r}: use i, j or k", k)
             index = k.text
@@ -751,6 +759,8 @@ def _sum(p: ExprParser) -> IndexSum:
             p.expect("}", o)
     if index is None:
         raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t)
+    if element is not None and upper is not None:
+        raise p.err("a sum over a set takes no upper bound", t)
     if upper is not None and upper[1] != (lower_bound == 0):
         k, minus = upper
         raise p.err(f"\\sum from {lower_bound} to {GREEK.get(k.text, k.text)}"
@@ -760,7 +770,88 @@ def _sum(p: ExprParser) -> IndexSum:
     body: object = p.term()
     if sign is not None and sign.text == "-":
         body = Neg(body, p.pos(sign))  # type: ignore[arg-type]
+    if element is not None:
+        if any(isinstance(n, Indexed) for n in _walk(body)):
+            raise p.err(f"an indexed entry inside a sum over {element} in a set", t,
+                        f"write the element itself: \\sum_{{{element}\\in\\mathcal B}} {element}")
+        body = _index_element(body, element, index)
+        if not any(isinstance(n, Indexed) for n in _walk(body)):
+            raise p.err(f"the sum over {element} in a set does not use {element}", t)
     return IndexSum(index, body, p.pos(t))
+
+
+def _walk(e: object) -> list[object]:
+    """The nodes of a parsed term (index nodes included)."""
+    out, stack = [], [e]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        if isinstance(n, BinOp):
+            stack += [n.left, n.right]
+        elif isinstance(n, (Neg, Transpose)):
+            stack.append(n.operand)
+        elif isinstance(n, Call):
+            stack += list(n.args) + list(n.batch or ())
+        elif isinstance(n, IndexSum):
+            stack.append(n.body)
+    return out
+
+
+def _set_size(p: ExprParser) -> Expr | None:
+    """``|\\mathcal B|`` with the vocabulary's mini-batch B: its size, the dimension d."""
+    texts = [x.text for x in p.toks[p.i:p.i + 6]]
+    for pattern in (["\\mathcal", "B", "|"], ["\\mathcal", "{", "B", "}", "|"]):
+        if texts[:len(pattern)] == pattern and "B" in p.sets and not p.defined("B"):
+            at = p.toks[p.i]
+            p.i += len(pattern)
+            return Name("d", p.pos(at))
+    return None
+
+
+def _set_member(p: ExprParser, k: Tok) -> str | None:
+    """``\\sum_{x \\in \\mathcal B}``: the element's name when the set is one the vocabulary
+    names (``use batchnorm``: the mini-batch B holds the entries of x); None when the
+    subscript is not ``name \\in set``.  Any other set is an error naming it."""
+    j = p.i
+    name = k.text if _letter(k) else None
+    if k.text in BOLD and p.peek() is not None:  # \mathbf{x}, \mathbf x
+        if p.at("{") and _letter(p.peek(1)) and p.peek(2) is not None \
+                and p.peek(2).text == "}":  # type: ignore[union-attr]
+            name, j = p.peek(1).text, p.i + 3  # type: ignore[union-attr]
+        elif _letter(p.peek()):
+            name, j = p.peek().text, p.i + 1  # type: ignore[union-attr]
+    if name is None or j >= len(p.toks) or p.toks[j].text != "\\in":
+        return None
+    p.i = j + 1
+    s = p.next("a set")
+    if s.text in ("\\mathcal", "\\mathscr"):
+        word = _letter_arg(p, s)
+    elif _letter(s):
+        word = s.text
+    else:
+        raise p.err(f"a sum over {s.text!r}: only the mini-batch \\mathcal B is a set here", s)
+    if p.sets.get(word) != name or p.defined(word):
+        raise p.err(f"a sum over the set {word}: sums over sets are not modelled", s,
+                    "write \\sum_{i=1}^m x_i; with `use batchnorm`, "
+                    "\\sum_{x\\in\\mathcal B} runs over the mini-batch")
+    return name
+
+
+def _index_element(e: object, name: str, index: str) -> object:
+    """The body of a sum over a set with the element ``name`` written as its entry."""
+    if isinstance(e, Name) and e.id == name:
+        return Indexed(name, index, e.pos)
+    if isinstance(e, BinOp):
+        return BinOp(e.op, _index_element(e.left, name, index),  # type: ignore[arg-type]
+                     _index_element(e.right, name, index), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Neg):
+        return Neg(_index_element(e.operand, name, index), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Transpose):
+        return Transpose(_index_element(e.operand, name, index), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Call):
+        return Call(e.func, tuple(_index_element(a, name, index) for a in e.args),  # type: ignore[misc]
+                    e.pos, e.batch, e.params, e.bind)
+    return e
 
 
 def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:

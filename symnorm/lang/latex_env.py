@@ -14,7 +14,7 @@ from ..errors import LimitError, SourceError
 from .latex import LatexEnv
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
-from .vocab import LATEX_FUNCTIONS, latex_conventions
+from .vocab import LATEX_FUNCTIONS, LATEX_SETS, latex_conventions
 
 if TYPE_CHECKING:
     from .context import Scope
@@ -50,4 +50,5 @@ def latex_env(scope: Scope) -> LatexEnv:
                  for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
-                    layer=scope.layer, dimension=scope.d_value)
+                    layer=scope.layer, dimension=scope.d_value,
+                    sets={k: v for voc in scope.vocabs for k, v in LATEX_SETS.get(voc, {}).items()})

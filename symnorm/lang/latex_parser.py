@@ -74,6 +74,8 @@ class ExprParser:
         self.bare_allowed = False
         #: the document's layer letter (``layer l``): ^l and ^{(l)} name the layer, no power
         self.layer: str | None = None
+        #: sets a vocabulary names: set letter -> the vector whose entries it holds
+        self.sets: dict[str, str] = {}
 
     # --- tokens -------------------------------------------------------------------------
 

@@ -92,6 +92,9 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
 LATEX_FUNCTIONS: dict[str, dict[str, tuple[str, str]]] = {
     "rmsnorm": {"RMS": ("y", "sqrt(y.T*y/d + eps)")},
 }
+#: Sets a vocabulary names in LaTeX: set letter -> the vector whose entries it holds
+#: (``use batchnorm``: the mini-batch B of Ioffe and Szegedy holds the entries of x).
+LATEX_SETS: dict[str, dict[str, str]] = {"batchnorm": {"B": "x"}}
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
                                             "batchnorm": ("gamma", "beta")}
