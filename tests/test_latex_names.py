@@ -87,6 +87,12 @@ def read(text: str, known: set[str]) -> list:
     ("use batchnorm",
      r"\sigma_\mathcal{B}^2 = \frac{1}{|\mathcal B|} \sum_{x \in \mathcal B} (x - \mu_\mathcal{B})^2",
      r"\sigma_\mathcal{B}^2 = \frac{1}{|\mathcal B|} \sum_{x \in \mathcal B} (x - \mu_\mathcal{B})"),
+    # a named map: f: x \mapsto ... defines f(x)
+    ("vector x\nscalar eps",
+     r"f: x \mapsto \frac{x}{\sqrt{x^\top x/d + \epsilon}}, \quad f(2x) = \frac{2x}{\sqrt{4x^\top x/d + \epsilon}}",
+     r"f: x \mapsto \frac{x}{\sqrt{x^\top x/d + \epsilon}}, \quad f(2x) = \frac{2x}{\sqrt{2x^\top x/d + \epsilon}}"),
+    ("vector x", r"\operatorname{LN}: x \mapsto 2x, \quad \operatorname{LN}(x) = x + x",
+     r"\operatorname{LN}: x \mapsto 2x, \quad \operatorname{LN}(x) = x"),
     # a function the document defines is a call
     ("use layernorm\nlet f(y) = 2*y", r"z = f(\hat x), \quad z = 2\hat x",
      r"z = f(\hat x), \quad z = 3\hat x"),
@@ -137,7 +143,7 @@ def test_word_reading_at_parser_level() -> None:
 @pytest.mark.parametrize("text, known, fragment", [
     (r"y = \gamma \odot x", {"y", "gamma", "x"}, "read only at a fixed dimension"),
     (r"y = \gamma \circ x", {"y", "gamma", "x"}, "entrywise (Hadamard) product"),
-    (r"x \mapsto 2x", {"x"}, "a map written with an arrow"),
+    (r"x \mapsto 2x", {"x"}, "read only as a definition f: x \\mapsto"),
     (r"x \rightarrow 2x", {"x"}, "\\rightarrow: a map"),
     (r"a = b \to c", {"a", "b", "c"}, "a map written with an arrow"),
     (r"z = f(x)", {"z", "x"}, "unknown function f: declare f"),
@@ -237,5 +243,16 @@ def test_entrywise_refusals(preamble: str, latex: str, fragment: str) -> None:
     ("vector x\nscalar eps", r"\mu = \frac{1}{m}\sum_{k\in\mathcal{S}_i} x_k", "the set S"),
 ])
 def test_set_sum_refusals(preamble: str, latex: str, fragment: str) -> None:
+    got = verdicts(preamble, latex)
+    assert any(s == "error" and fragment in m for s, m in got), got
+
+
+@pytest.mark.parametrize("preamble, latex, fragment", [
+    ("use layernorm", r"\mathcal N: x \mapsto \frac{x}{2}", "\\mapsto redefines 'N'"),
+    ("vector x", r"f: x + 1 \mapsto 2x", "with one variable"),
+    ("vector x", r"f g: x \mapsto 2x", "must be one name"),
+    ("vector x", r"x \mapsto 2x", "read only as a definition"),
+])
+def test_map_refusals(preamble: str, latex: str, fragment: str) -> None:
     got = verdicts(preamble, latex)
     assert any(s == "error" and fragment in m for s, m in got), got

@@ -44,8 +44,8 @@ _ENTRYWISE = (("an entrywise (Hadamard) product is not modelled: the claim langu
                "per-element product of two vectors"),
               ("write \\odot for the entrywise product (read at a fixed d, e.g. "
                "`document let d = 4`), or state the claim with a scalar gain (\\gamma \\hat x)"))
-_MAP = ("a map written with an arrow is not read",
-        ("define the map by its formula: f(x) = ... (or \\mathcal N(x) = ...); a limit "
+_MAP = ("a map written with an arrow is read only as a definition f: x \\mapsto ...",
+        ("name the map (f: x \\mapsto ..., \\mathcal N: x \\mapsto ...) or write f(x) = ...; a limit "
          "(\\epsilon \\to 0) is stated exactly with `given eps == 0` in a symnorm line or "
          "with \\mathcal N_0"))
 #: Operators sources print that have no reading here, each with its nearest accepted form.

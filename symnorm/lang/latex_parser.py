@@ -31,7 +31,7 @@ from fractions import Fraction
 from symnorm.errors import SourceError
 from symnorm.lang.latex_atoms import parse_factor
 from symnorm.lang.latex_tokens import DEFINERS, GREEK, RELATIONS, SEPARATORS, Tok
-from symnorm.lang.syntax import BinOp, Expr, Neg, Num, Pos
+from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "ExprParser", "RawRel"]
 
@@ -166,6 +166,9 @@ class ExprParser:
         """
         first = self.peek()
         assert first is not None
+        mapped = self._map_definition()
+        if mapped is not None:
+            return [mapped], None
         if cont is not None:
             bounds = [cont]
         else:
@@ -203,6 +206,32 @@ class ExprParser:
             out.append(RawRel(RELATIONS.get(op.text, op.text), op.text, left, right,
                               self.pos(self.toks[a]), src))
         return out, bounds[-1]
+
+    def _map_definition(self) -> RawRel | None:
+        """``f: x \\mapsto ...``, ``\\mathcal N: x \\mapsto ...``: the definition
+        ``f(x) := ...`` of a map by its formula (an error if the name is already defined)."""
+        k = next((j for j in range(self.i, min(self.i + 8, len(self.toks)))
+                  if self.toks[j].text == ":"), None)
+        if k is None or not any(t.text in ("\\mapsto", "\\longmapsto")
+                                for t in self.toks[k + 1:k + 12]):
+            return None
+        start = self.i
+        head = self.factor()
+        if not isinstance(head, Name) or self.i != k:
+            raise self.err("the name of a map before ':' must be one name (f, \\mathcal N, "
+                           "\\operatorname{LN})", self.toks[start])
+        self.i = k + 1
+        var_tok = self.peek()
+        var = self.factor()
+        if not isinstance(var, Name) or self.i != k + 2 or not self.at("\\mapsto",
+                                                                     "\\longmapsto"):
+            raise self.err("a map is written f: x \\mapsto ... with one variable", var_tok)
+        self.i += 1
+        body = self.expr()
+        src = self.text[self.toks[start].start:self.toks[self.i - 1].end]
+        self.local_fns.add(head.id)
+        return RawRel(":=", "\\mapsto", Call(head.id, (var,), var.pos), body,
+                      self.pos(self.toks[start]), src)
 
     def _function_header(self) -> None:
         """``f(x, y) = ...`` with an undefined single-letter ``f`` is a function definition."""
