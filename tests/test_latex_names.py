@@ -256,3 +256,22 @@ def test_set_sum_refusals(preamble: str, latex: str, fragment: str) -> None:
 def test_map_refusals(preamble: str, latex: str, fragment: str) -> None:
     got = verdicts(preamble, latex)
     assert any(s == "error" and fragment in m for s, m in got), got
+
+
+def test_rms_is_the_scalar_root_mean_square_with_rmsnorm() -> None:
+    text = ("```symnorm\nuse rmsnorm\n```\n\n```latex r\n"
+            "a = \\mathrm{RMS}(x), \\quad a^2 = \\frac{x^\\top x}{d} + \\epsilon\n```\n")
+    res = check_text(text, "r.md", sandbox=False)
+    assert [v.status for v in res.verdicts] == ["defined", "proved"]
+    # the eps-free RMS of Zhang and Sennrich is refuted against it, not proved
+    assert claims("use rmsnorm", r"\mathrm{RMS}(x) = \sqrt{\frac{1}{n}\sum_{i=1}^n x_i^2}") \
+        == ["refuted"]
+
+
+@pytest.mark.parametrize("latex, fragment", [
+    (r"a = \mathrm{RMS}(x, x)", "RMS takes one argument here"),
+    (r"a = \mathrm{RMS}_\epsilon(x)", "RMS takes one argument here"),
+])
+def test_rms_call_refusals(latex: str, fragment: str) -> None:
+    got = verdicts("use rmsnorm", latex)
+    assert any(s == "error" and fragment in m for s, m in got), got
