@@ -221,6 +221,17 @@ def test_entrywise_product_scope_names_the_fixed_d() -> None:
     ("document let d = 3\nvector a, g", r"\bar a_i = g_i \odot a", "between an indexed entry"),
     ("document let d = 3\nvector a, g", r"\bar a = g \circ a", "\\circ: an entrywise"),
     ("document let d = 3\nvector a, g", r"\bar a_i = \frac{a_i}{g_i}", "quotient or power"),
+    # bounded: no nesting (it would multiply the terms), at most 64 terms per relation
+    ("document let d = 16\nvector a, g", r"\bar a = g \odot (g \odot (g \odot a))",
+     "nested entrywise products are not written out"),
+    ("document let d = 3\nvector a, g", r"\bar a = (g \odot a) \odot g",
+     "nested entrywise products"),
+    ("document let d = 16\nvector a, g",
+     r"\bar a = g \odot a + a \odot g + g \odot g + a \odot a + g \odot a",
+     "write out 80 terms (the limit is 64"),
+    ("document let d = 16\nvector a, g\nscalar c",
+     r"c = 1, \quad g \odot a + a \odot g + g \odot g + a \odot a = g \odot a",
+     "write out 80 terms"),
 ])
 def test_entrywise_refusals(preamble: str, latex: str, fragment: str) -> None:
     got = verdicts(preamble, latex)

@@ -30,7 +30,18 @@ from fractions import Fraction
 from typing import Any
 
 from symnorm.errors import SourceError
-from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Transpose, VectorLit
+from symnorm.lang.syntax import (
+    BinOp,
+    Call,
+    Expr,
+    Name,
+    Neg,
+    Num,
+    Pos,
+    Transpose,
+    VectorLit,
+    nodes,
+)
 
 __all__ = ["INDEX_LETTERS", "IndexSum", "Indexed", "Partial", "has_index", "lower"]
 
@@ -194,6 +205,13 @@ def lower(e: object, bound: str | None, file: str,
 
 #: Largest fixed dimension at which an entrywise product is written out (d terms each).
 MAX_ENTRYWISE_D = 16
+#: Most unit-vector terms the entrywise products of one relation may write out in all.
+MAX_ENTRYWISE_TERMS = 64
+
+
+def entrywise_terms(e: Expr) -> int:
+    """How many unit-vector terms the entrywise products in ``e`` wrote out."""
+    return sum(1 for n in nodes(e) if isinstance(n, VectorLit))  # one unit vector per term
 
 
 def _entrywise(u: Expr, v: Expr, dim: int | None, what: str, pos: Pos, file: str) -> Expr:
@@ -208,6 +226,9 @@ def _entrywise(u: Expr, v: Expr, dim: int | None, what: str, pos: Pos, file: str
     if dim > MAX_ENTRYWISE_D:
         raise _err(f"{what}: an entrywise product is written out for d <= {MAX_ENTRYWISE_D} "
                    f"only (d = {dim})", pos, file)
+    if entrywise_terms(u) or entrywise_terms(v):
+        raise _err(f"{what}: nested entrywise products are not written out", pos, file,
+                   "name the inner product first (h = g \\odot x, then h \\odot y)")
     total: Expr | None = None
     for k in range(dim):
         unit = VectorLit(tuple(Num(Fraction(int(j == k)), pos) for j in range(dim)), pos)
