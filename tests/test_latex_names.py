@@ -286,3 +286,17 @@ def test_rms_is_the_scalar_root_mean_square_with_rmsnorm() -> None:
 def test_rms_call_refusals(latex: str, fragment: str) -> None:
     got = verdicts("use rmsnorm", latex)
     assert any(s == "error" and fragment in m for s, m in got), got
+
+
+def test_accent_subscript_rewrite_is_bounded_and_keeps_the_source() -> None:
+    import time
+
+    hostile = "a = " + r"\hat{x_{" * 1900 + "i" + "}}" * 1900
+    t0 = time.monotonic()
+    with pytest.raises(SourceError):
+        read(hostile, {"a", "x"})
+    assert time.monotonic() - t0 < 10  # was quadratic: about 30 s
+    (c,) = [s for s in read(r"a = \hat{x_{ij}}", {"a", "x", "xhat_ij"}) if isinstance(s, Claim)]
+    assert c.source == r"a = \hat{x_{ij}}" and str(c.relation) == "a == xhat_ij"
+    with pytest.raises(SourceError):  # a long subscript is not moved: the parser refuses it
+        read(r"a = \hat{x_{aaaaaaaaaaaaaaaaaaaaaa}}", {"a", "x"})

@@ -79,6 +79,12 @@ class ExprParser:
 
     # --- tokens -------------------------------------------------------------------------
 
+    def span(self, a: int, b: int) -> str:
+        """The source text of tokens a..b-1 (the tokenizer may have reordered a few:
+        ``\\hat{x_i}`` is read as ``\\hat{x}_i``)."""
+        toks = self.toks[a:b]
+        return self.text[min(t.start for t in toks):max(t.end for t in toks)]
+
     def peek(self, k: int = 0) -> Tok | None:
         j = self.i + k
         return self.toks[j] if j < len(self.toks) else None
@@ -192,7 +198,7 @@ class ExprParser:
                                "= with \\mathcal N_0")
             if self.bare_allowed and (t is None or t.text == "." and self.peek(1) is None):
                 a, e, b = bounds[0]
-                src = self.text[self.toks[a].start:self.toks[b - 1].end]
+                src = self.span(a, b)
                 return [RawRel("", "", None, e, self.pos(self.toks[a]), src)], None
             got = "the end of the equation" if t is None else repr(t.text)
             raise self.err(f"expected a relation (=, \\neq, <, \\le, ...), got {got}",
@@ -202,7 +208,7 @@ class ExprParser:
         out = []
         for k, op in enumerate(ops):
             (a, left, _), (_, right, b) = bounds[k], bounds[k + 1]
-            src = self.text[self.toks[a].start:self.toks[b - 1].end]
+            src = self.span(a, b)
             out.append(RawRel(RELATIONS.get(op.text, op.text), op.text, left, right,
                               self.pos(self.toks[a]), src))
         return out, bounds[-1]
@@ -228,7 +234,7 @@ class ExprParser:
             raise self.err("a map is written f: x \\mapsto ... with one variable", var_tok)
         self.i += 1
         body = self.expr()
-        src = self.text[self.toks[start].start:self.toks[self.i - 1].end]
+        src = self.span(start, self.i)
         self.local_fns.add(head.id)
         return RawRel(":=", "\\mapsto", Call(head.id, (var,), var.pos), body,
                       self.pos(self.toks[start]), src)

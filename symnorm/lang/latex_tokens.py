@@ -266,6 +266,10 @@ def _unbox(toks: list[Tok], fail: Callable[..., SourceError]) -> list[Tok]:
     return out
 
 
+#: Longest braced subscript moved out of an accent (``\\hat{x_{ij}}``), in tokens.
+_ACCENT_SUB_TOKENS = 12
+
+
 def _accent_subscripts(toks: list[Tok]) -> list[Tok]:
     """``\\hat{x_i}`` is ``\\hat{x}_i``: the accent is on the letter, the subscript indexes the
     accented name (both spellings are printed for the same quantity).  Only a subscript
@@ -276,15 +280,18 @@ def _accent_subscripts(toks: list[Tok]) -> list[Tok]:
         a, o, x, u = out[i:i + 4]
         if (a.text in ACCENTS and o.text == "{" and u.text == "_"
                 and (len(x.text) == 1 and x.text.isalpha() or x.text in GREEK)):
-            j = i + 4  # the subscript: one token or a braced group
-            if out[j].text == "{":
+            j = i + 4  # the subscript: one token or a braced group (of a few tokens: a
+            # longer one is left to the parser, so the scan stays linear in the input)
+            closed = out[j].text != "{"
+            if not closed:
                 depth = 0
-                while j < len(out):
+                while j < min(len(out), i + 4 + _ACCENT_SUB_TOKENS):
                     depth += {"{": 1, "}": -1}.get(out[j].text, 0)
                     if depth == 0:
+                        closed = True
                         break
                     j += 1
-            if j + 1 < len(out) and out[j + 1].text == "}":
+            if closed and j + 1 < len(out) and out[j + 1].text == "}":
                 out[i + 3:j + 2] = [out[j + 1], *out[i + 3:j + 1]]
         i += 1
     return out
