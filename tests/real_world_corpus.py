@@ -21,7 +21,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      r"\frac{x - \mathrm{E}[x]}{ \sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma + \beta", True),
     ("pt.batchnorm", "PyTorch torch.nn.BatchNorm1d docstring", "use batchnorm",
      r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma + \beta", True),
-    ("pt.rmsnorm", "PyTorch torch.nn.RMSNorm docstring (2.5+)", RMS,
+    ("pt.rmsnorm", "PyTorch torch.nn.RMSNorm docstring (2.5+), per-element gain at d = 4",
+     "use rmsnorm(d=4)\nvector gamma",
      (r"y_i = \frac{x_i}{\mathrm{RMS}(x)} * \gamma_i, \quad \text{where} \quad "
      r"\text{RMS}(x) = \sqrt{\epsilon + \frac{1}{n} \sum_{i=1}^{n} x_i^2}"), True),
     ("pt.rmsnorm.noaffine", "PyTorch RMSNorm docstring without the gain", RMS,
@@ -35,10 +36,12 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      r"y = \frac{x - \mathrm{E}[x]}{ \sqrt{\mathrm{Var}[x]} + \epsilon} * \gamma + \beta",
      False),
     # --- papers ----------------------------------------------------------------------------
-    ("ba.eq3", "Ba, Kiros, Hinton (2016), eq. (3), layer superscripts", "vector a\nlet H = d",
+    ("ba.eq3", "Ba, Kiros, Hinton (2016), eq. (3), layer superscripts",
+     "vector a\nlet H = d\nlayer l",
      (r"\mu^l = \frac{1}{H}\sum_{i=1}^{H} a_i^l \qquad \sigma^l = \sqrt{\frac{1}{H}"
      r"\sum_{i=1}^{H}\left(a_i^l-\mu^l\right)^2}"), True),
-    ("rms.eq4", "Zhang and Sennrich (2019), eq. (4) with the gain g_i", "vector a, g\nlet n = d",
+    ("rms.eq4", "Zhang and Sennrich (2019), eq. (4) with the gain g_i, at d = 3",
+     "document let d = 3\nvector a, g\nlet n = d",
      (r"\bar{a}_i = \frac{a_i}{\text{RMS}(\mathbf{a})} g_i, \quad \text{where}~~ "
      r"\text{RMS}(\mathbf{a}) = \sqrt{\frac{1}{n}\sum_{i=1}^{n} a_i^2}."), True),
     ("ioffe.alg1", "Ioffe and Szegedy (2015), Algorithm 1, as one aligned block",
@@ -132,4 +135,55 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("blog.left.right", "blog: sized delimiters", LN,
      r"\left. \frac{\partial \mu}{\partial x_i} \right. = \frac{1}{d}", True),
     ("blog.over", "plain TeX fraction", LN, r"\mu = {\sum_i x_i \over d}", True),
+    # --- second round (issue 10, second half): more framework docs, papers, textbooks --------
+    ("ms.layernorm", "MindSpore mindspore.nn.LayerNorm documentation", LN,
+     r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma + \beta", True),
+    ("pt.groupnorm", "PyTorch torch.nn.GroupNorm docstring (one group: the formula alone)", LN,
+     r"y = \frac{x - \mathrm{E}[x]}{ \sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma + \beta", True),
+    ("paddle.layernorm.mu", "PaddlePaddle paddle.nn.LayerNorm documentation, the mean",
+     "use layernorm\nscalar g, b\nlet H = d", r"\mu=\frac{1}{H}\sum_{i=1}^{H}x_i", True),
+    ("paddle.layernorm", ("PaddlePaddle paddle.nn.LayerNorm documentation, with its "
+                          "activation f declared (identity, act=None)"), "vector x\nscalar eps, g, b\nlet H = d\nlet f(t) = t",
+     ("\\mu=\\frac{1}{H}\\sum_{i=1}^{H}x_i\n"
+      "\\sigma=\\sqrt{\\frac{1}{H}\\sum_i^H{(x_i-\\mu)^2} + \\epsilon}\n"
+      "y=f(\\frac{g}{\\sigma}(x-\\mu) + b)"), True),
+    ("paddle.layernorm.undeclared", "PaddlePaddle LayerNorm, activation f not declared",
+     "vector x\nscalar eps, g, b\nlet H = d",
+     ("\\mu=\\frac{1}{H}\\sum_{i=1}^{H}x_i\n"
+      "\\sigma=\\sqrt{\\frac{1}{H}\\sum_i^H{(x_i-\\mu)^2} + \\epsilon}\n"
+      "y=f(\\frac{g}{\\sigma}(x-\\mu) + b)"), True),
+    ("pt.batchnorm.momentum", "PyTorch BatchNorm1d docstring, running-statistics update",
+     "scalar momentum, xhat, x_t",
+     (r"\hat{x}_\text{new} = (1 - \text{momentum}) \times \hat{x} + \text{momentum} \times "
+      r"x_t"), True),
+    ("ioffe.alg1.bn", "Ioffe and Szegedy (2015), Algorithm 1, with use batchnorm",
+     "use batchnorm",
+     ("\\begin{aligned}\n\\mu_\\mathcal{B} &\\leftarrow \\frac{1}{m}\\sum_{i=1}^m x_i \\\\\n"
+      "\\sigma_\\mathcal{B}^2 &\\leftarrow \\frac{1}{m}\\sum_{i=1}^m (x_i - \\mu_\\mathcal{B})^2"
+      " \\\\\n\\widehat{x}_i &\\leftarrow \\frac{x_i - \\mu_\\mathcal{B}}{\\sqrt{\\sigma_"
+      "\\mathcal{B}^2 + \\epsilon}} \\\\\ny_i &\\leftarrow \\gamma\\widehat{x}_i + \\beta\n"
+      "\\end{aligned}"), True),
+    ("d2l.bn", "Dive into Deep Learning, section Batch Normalization, eq. BN(x)",
+     "use batchnorm",
+     (r"\mathrm{BN}(\mathbf{x}) = \boldsymbol{\gamma} \odot \frac{\mathbf{x} - "
+      r"\hat{\boldsymbol{\mu}}_\mathcal{B}}{\hat{\boldsymbol{\sigma}}_\mathcal{B}} + "
+      r"\boldsymbol{\beta}"), True),
+    ("d2l.mu", "Dive into Deep Learning, Batch Normalization, the mini-batch mean",
+     "use batchnorm",
+     (r"\hat{\boldsymbol{\mu}}_\mathcal{B} = \frac{1}{|\mathcal{B}|} \sum_{\mathbf{x} \in "
+      r"\mathcal{B}} \mathbf{x}"), True),
+    ("d2l.stats", "Dive into Deep Learning, Batch Normalization, mean and variance estimates",
+     "use batchnorm",
+     (r"\hat{\boldsymbol{\mu}}_\mathcal{B} = \frac{1}{|\mathcal{B}|} \sum_{\mathbf{x} \in "
+      r"\mathcal{B}} \mathbf{x},\quad" "\n"
+      r"\hat{\boldsymbol{\sigma}}_\mathcal{B}^2 = \frac{1}{|\mathcal{B}|} \sum_{\mathbf{x} "
+      r"\in \mathcal{B}} (\mathbf{x} - \hat{\boldsymbol{\mu}}_{\mathcal{B}})^2 + \epsilon."),
+     True),
+    ("ulyanov.in", "Ulyanov, Vedaldi, Lempitsky (2016), instance normalization",
+     "vector x\nscalar eps",
+     r"y_{tijk} = \frac{x_{tijk} - \mu_{ti}}{\sqrt{\sigma_{ti}^2 + \epsilon}}", True),
+    ("zhang.eq2", "Zhang and Sennrich (2019), eq. (2): LayerNorm with the gain g_i, at d = 3",
+     "document let d = 3\nvector a, g\nscalar mu, sigma", r"\bar{a}_i = \frac{a_i - \mu}{\sigma} g_i", True),
+    ("gn.eq1", "Wu and He (2018), eq. (1)", "vector x\nscalar eps",
+     r"\hat{x}_i = \frac{1}{\sigma_i}(x_i - \mu_i)", True),
 ]

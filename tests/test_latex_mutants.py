@@ -96,7 +96,8 @@ def test_unmutated_equation_is_proved(vocab: bool, label: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["paper_latex.md", "paper_latex_novocab.md",
-                                  "published_equations.md"])
+                                  "published_equations.md", "real_world_latex.md",
+                                  "real_world_batchnorm.md", "real_world_rmsnorm.md"])
 def test_derivation_documents_prove_every_claim(name: str) -> None:
     # published_invariances.md is left out: its free-matrix claims are only `confirmed`
     result = check_document(ROOT / "derivations" / name)

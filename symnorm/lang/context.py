@@ -125,6 +125,8 @@ class Scope:
     #: (local, settings note, use text) while a `use` adds its lines
     _using: tuple[bool, str, str] | None = None
     vocabs: list[str] = field(default_factory=list)
+    #: the layer letter of LaTeX superscripts (``layer l``: a^l is a), at most one
+    layer: str | None = None
     claims: list[PreparedClaim] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     labels: set[str] = field(default_factory=set)
@@ -223,7 +225,12 @@ class Scope:
                                 new.pos, "claims under contradictory assumptions prove nothing")
 
     def _declare(self, kind: str, name: str, pos: Pos) -> None:
+        if kind == "layer":
+            self._declare_layer(name, pos)
+            return
         table = {"scalar": self.scalars, "vector": self.vectors, "matrix": self.matrices}[kind]
+        if name == self.layer:
+            raise self._err(f"{name!r} is the layer letter (layer {name})", pos)
         if name in BUILTIN_NAMES or name in BUILTIN_FUNCTIONS or name in SUGAR_FUNCTIONS:
             raise self._err(f"{name!r} is built in and cannot be declared", pos)
         for other, t in (("scalar", self.scalars), ("vector", self.vectors),
@@ -233,6 +240,18 @@ class Scope:
         if name in self.lets:
             raise self._err(f"{name!r} is already defined by `let`", pos)
         table.setdefault(name, pos)
+
+    def _declare_layer(self, name: str, pos: Pos) -> None:
+        """``layer l``: in LaTeX, a^l and a^{(l)} are a (one layer is modelled)."""
+        if len(name) != 1 or not name.isalpha():
+            raise self._err(f"layer {name}: the layer is one letter (layer l)", pos)
+        if self.layer is not None and self.layer != name:
+            raise self._err(f"a second layer letter {name!r} (the document declared "
+                            f"layer {self.layer})", pos,
+                            "one layer is modelled: a^l and a^k would both be read as a")
+        if self.is_defined(name) or name == "d":
+            raise self._err(f"{name!r} is already a name; it cannot be the layer letter", pos)
+        self.layer = name
 
     def _fix_d(self, value: Expr, pos: Pos, origin: _Setting) -> None:
         if not (isinstance(value, Num) and value.value.denominator == 1
@@ -283,6 +302,8 @@ class Scope:
         return local, tuple(dict.fromkeys(settings)), frozenset(deps)
 
     def _let(self, st: Let, document: bool = False) -> None:
+        if st.name == self.layer:
+            raise self._err(f"{st.name!r} is the layer letter (layer {st.name})", st.pos)
         if st.name == "d" and not st.params:
             how = self._using[2] if self._using else \
                 f"{'document ' if document else ''}let d = {st.body}"

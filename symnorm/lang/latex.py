@@ -19,7 +19,15 @@ from fractions import Fraction
 from typing import Any
 
 from symnorm.errors import SourceError
-from symnorm.lang.latex_index import Indexed, IndexSum, Partial, has_index, lower
+from symnorm.lang.latex_index import (
+    MAX_ENTRYWISE_TERMS,
+    Indexed,
+    IndexSum,
+    Partial,
+    entrywise_terms,
+    has_index,
+    lower,
+)
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
 from symnorm.lang.syntax import (
@@ -98,6 +106,18 @@ class LatexEnv:
     affine: tuple[str, ...] = ()
     output: str | None = None
     vectors: Callable[[], tuple[str, ...]] = lambda: ()
+    #: functions whose LaTeX meaning differs from the vocabulary's claim-language name:
+    #: name -> (parameter, body); ``\\mathrm{RMS}(v)`` with ``use rmsnorm`` is the scalar
+    #: root mean square of v, while the claim language's ``RMS(y)`` stays the normalized vector
+    functions: dict[str, tuple[str, Expr]] = field(default_factory=dict)
+    #: the document's layer letter (``layer l``): superscripts ^l, ^{(l)} name the layer
+    layer: str | None = None
+    #: the dimension d when the document fixes it (``let d = 4``): entrywise products are
+    #: then written out over the unit vectors; None for a symbolic d
+    dimension: int | None = None
+    #: sets the vocabulary names (``use batchnorm``: ``{"B": "x"}``, the mini-batch holds the
+    #: entries of x): ``\\sum_{x\\in\\mathcal B}`` runs over them, ``|\\mathcal B|`` is d
+    sets: dict[str, str] = field(default_factory=dict)
 
 
 def parse_latex_equation(
@@ -119,9 +139,16 @@ def parse_latex_equation(
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
     reader = _Equation(text, file, is_defined, env or LatexEnv())
     parser = ExprParser(text, toks, file, reader.defined, is_fn)
-    if is_dimension is not None:
-        parser.is_dimension = lambda n: n == "d" or bool(is_dimension(n))
+    # a vocabulary's name for the dimension (rmsnorm's n) bounds a sum like d, unless the
+    # document defines the name itself
+    vocab_dim = {n for n, m in reader.env.meanings.items()
+                 if isinstance(m, Name) and m.id == "d" and reader._vocab(n)}
+    if is_dimension is not None or vocab_dim:
+        dim = is_dimension or (lambda n: False)
+        parser.is_dimension = lambda n: n == "d" or n in vocab_dim or bool(dim(n))
     parser.bare_allowed = reader.output() is not None
+    parser.layer = reader.env.layer
+    parser.sets = dict(reader.env.sets)
     raws = parser.equation()
     return reader.build(raws, label)
 
@@ -226,6 +253,11 @@ class _Equation:
             r = RawRel(r.op, r.op_text, self._partials(r.left), self._partials(r.right),
                        r.pos, r.source)
             target = _def_target(r.left)
+            if r.op in DEFINERS and target is not None and self._vocab(target[0]):
+                # an assignment to a vocabulary name (Algorithm 1's mu_B <- ..., with
+                # use batchnorm) states how the source computes it: a claim checked against
+                # the vocabulary's meaning, never a silent redefinition
+                r = RawRel("==", r.op_text, r.left, r.right, r.pos, r.source)
             defining = r.op in DEFINERS or (
                 r.op == "==" and target is not None and not self.defined(target[0]))
             if defining:
@@ -241,8 +273,11 @@ class _Equation:
                        "put the condition beside a claim, or write `assume ...` in a symnorm "
                        "block")
         lets = self._ordered_lets()
-        pending = [(r, self._broadcast_rel(rel)) for r, rel in pending]
-        lets = [Let(lt.name, lt.params, self._broadcast(lt.body, set(lt.params)), lt.pos)
+        pending = [(r, self._broadcast_rel(Relation(rel.op, self._calls(rel.left),
+                                                    self._calls(rel.right), rel.pos)))
+                   for r, rel in pending]
+        lets = [Let(lt.name, lt.params,
+                    self._broadcast(self._calls(lt.body), set(lt.params)), lt.pos)
                 for lt in lets]
         out: list[Statement] = self._vocabulary_names(lets, [rel for _, rel in pending],
                                                       raws[0].pos if raws else Pos(1, 1))
@@ -253,6 +288,27 @@ class _Equation:
         return out
 
     # --- vocabulary meanings, derivatives, broadcasting ------------------------------------
+
+    def _calls(self, e: Expr) -> Expr:
+        """Expand the calls whose LaTeX meaning the vocabulary gives (``\\mathrm{RMS}(x)``)."""
+        if isinstance(e, Call):
+            args = tuple(self._calls(a) for a in e.args)
+            if e.func in self.env.functions:
+                if len(args) != 1 or e.batch is not None or e.params or e.bind:
+                    raise _err(f"{e.func} takes one argument here (no subscript, no batch)",
+                               e.pos, self.file)
+                param, body = self.env.functions[e.func]
+                return subst(body, {param: args[0]})
+            batch = tuple(self._calls(b) for b in e.batch) if e.batch is not None else None
+            return Call(e.func, args, e.pos, batch, e.params,
+                        tuple((k, self._calls(v)) for k, v in e.bind))
+        if isinstance(e, BinOp):
+            return BinOp(e.op, self._calls(e.left), self._calls(e.right), e.pos)
+        if isinstance(e, Neg):
+            return Neg(self._calls(e.operand), e.pos)
+        if isinstance(e, Transpose):
+            return Transpose(self._calls(e.operand), e.pos)
+        return e
 
     def _bare(self, r: RawRel) -> RawRel:
         """A formula alone (``\\frac{x-E[x]}{...}*\\gamma+\\beta``) claims the output is it."""
@@ -424,13 +480,21 @@ class _Equation:
 
     def _relation(self, r: RawRel) -> Relation:
         free: list[str] = []
-        left, lv = lower(r.left, None, self.file, free)
-        right, rv = lower(r.right, None, self.file, free)
+        dim = self.env.dimension
+        left, lv = lower(r.left, None, self.file, free, dim)
+        right, rv = lower(r.right, None, self.file, free, dim)
+        self._entrywise_limit(entrywise_terms(left) + entrywise_terms(right), r.pos)
         if lv and not rv:
             right = BinOp("*", right, Name("ones", r.pos), r.pos)
         elif rv and not lv:
             left = BinOp("*", left, Name("ones", r.pos), r.pos)
         return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
+
+    def _entrywise_limit(self, terms: int, pos: Pos) -> None:
+        if terms > MAX_ENTRYWISE_TERMS:
+            raise _err(f"the entrywise products of this relation write out {terms} terms (the "
+                       f"limit is {MAX_ENTRYWISE_TERMS}: d terms per product)", pos, self.file,
+                       "split the relation, or check it at a smaller d")
 
     def _define(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None) -> None:
         if target is None:
@@ -445,7 +509,8 @@ class _Equation:
             raise _err(f"{r.op_text} redefines {name!r}", r.pos, self.file,
                        "use = to state a claim about a defined name")
         free = [r.left.index] if isinstance(r.left, Indexed) else []
-        body, vec = lower(r.right, None, self.file, free)
+        body, vec = lower(r.right, None, self.file, free, self.env.dimension)
+        self._entrywise_limit(entrywise_terms(body), r.pos)
         if kind == "indexed" and not vec:
             body = BinOp("*", body, Name("ones", r.pos), r.pos)
         elif kind != "indexed" and vec:

@@ -5,7 +5,7 @@ already counted; every branch either consumes its tokens and returns a syntax no
 raises a :class:`SourceError` that names the token.
 
 >>> from symnorm.lang.latex import parse_latex_equation
->>> str(parse_latex_equation(r"y = \\|Px\\|_2^2", "t", is_defined=lambda n: n != "y")[0].body)
+>>> str(parse_latex_equation(r"y = \\|Px\\|_2^2", "t", is_defined=lambda n: n in ("P", "x"))[0].body)
 'norm(P * x) ** 2'
 """
 
@@ -15,7 +15,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum, Partial
-from symnorm.lang.latex_tokens import ACCENTS, BOLD, FRACS, FUNCTION_MACROS, GREEK, Tok
+from symnorm.lang.latex_tokens import (
+    ACCENTS,
+    BOLD,
+    BUILTIN_NAMES,
+    FRACS,
+    FUNCTION_MACROS,
+    GREEK,
+    Tok,
+)
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
 
 if TYPE_CHECKING:
@@ -30,6 +38,20 @@ _NAMED = ("\\operatorname", "\\mathrm")
 _KNOWN_HINT = ("accepted: \\frac \\sqrt \\cdot \\times \\left \\right \\| \\langle \\sum "
                "\\mathbf \\mathcal \\operatorname \\mathrm \\hat \\exp \\log, Greek letters, "
                "\\top, relations = \\neq < > \\le \\ge (see docs/latex.md)")
+
+
+_ENTRYWISE = (("an entrywise (Hadamard) product is not modelled: the claim language has no "
+               "per-element product of two vectors"),
+              ("write \\odot for the entrywise product (read at a fixed d, e.g. "
+               "`document let d = 4`), or state the claim with a scalar gain (\\gamma \\hat x)"))
+_MAP = ("a map written with an arrow is read only as a definition f: x \\mapsto ...",
+        ("name the map (f: x \\mapsto ..., \\mathcal N: x \\mapsto ...) or write f(x) = ...; a limit "
+         "(\\epsilon \\to 0) is stated exactly with `given eps == 0` in a symnorm line or "
+         "with \\mathcal N_0"))
+#: Operators sources print that have no reading here, each with its nearest accepted form.
+_REFUSED_OPS = {"\\circ": _ENTRYWISE, "\\otimes": _ENTRYWISE,
+                "\\mapsto": _MAP, "\\to": _MAP, "\\rightarrow": _MAP,
+                "\\longmapsto": _MAP, "\\longrightarrow": _MAP}
 
 
 def _letter(t: Tok | None) -> bool:
@@ -51,6 +73,9 @@ def parse_factor(p: ExprParser, t: Tok) -> Expr:
 def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     s, pos = t.text, p.pos(t)
     if _letter(t):
+        word = _word_run(p, t)
+        if word is not None:
+            return "name", word
         return ("I", Name("I", pos)) if s == "I" else ("name", s)
     if s in GREEK:
         return "name", GREEK[s]
@@ -75,6 +100,9 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if s == "\\|":
         return "norm", p.delimited(t, "\\|")
     if s == "|":
+        size = _set_size(p)
+        if size is not None:
+            return "expr", size
         return "expr", Call("abs", (p.delimited(t, "|"),), pos)
     if s == "\\langle":
         p.closers.append(None)
@@ -137,9 +165,57 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         raise p.err(f"prose {s}{{...}} inside an equation", t,
                     "move the words out of the equation; conditions go after a separator "
                     "as relations (a>0)")
+    if s in _REFUSED_OPS:
+        raise p.err(f"{s}: {_REFUSED_OPS[s][0]}", t, _REFUSED_OPS[s][1])
     if t.is_cmd:
         raise p.err(f"unsupported LaTeX command {s}", t, _KNOWN_HINT)
     raise p.err(f"unexpected {s!r}", t)
+
+
+#: Words that sources print for a quantity (``momentum``, ``running\\_mean``); written as a
+#: run of letters they would otherwise read as a product of single letters.
+_WORDS = frozenset({"mean", "var", "variance", "std", "scale", "bias", "weight", "momentum",
+                    "running", "eps", "epsilon", "gamma", "beta", "gain", "shift", "rms",
+                    "norm", "out", "input", "output", "sqrt", "exp", "log", "sum", "avg"})
+
+
+def _word_run(p: ExprParser, t: Tok) -> str | None:
+    """A multi-letter name written as letters against each other (``momentum``,
+    ``running\\_mean``), or None when the letters are a product of single letters.
+
+    A run holding ``\\_`` is always one name.  A run of plain letters is one name when the
+    document defines that name, and an error when every one of its letters is defined too
+    (ambiguous) or when it spells a word that sources use for a quantity but the document
+    does not define (``mean`` is never m*e*a*n).  Otherwise letters are a product (``aPx``).
+    """
+    toks, k = [t], p.i  # t itself is consumed; k is the next token
+    while (nxt := p.peek(k - p.i)) is not None and nxt.start == toks[-1].end and (
+            _letter(nxt) or nxt.text == "\\_" and _letter(p.peek(k - p.i + 1))
+            and p.peek(k - p.i + 1).start == nxt.end):  # type: ignore[union-attr]
+        toks.append(nxt)
+        k += 1
+    if len(toks) == 1:
+        if (nxt := p.peek()) is not None and nxt.text == "\\_":
+            raise p.err("'\\_' must join letters of a name (running\\_mean)", nxt)
+        return None
+    word = "".join("_" if x.text == "\\_" else x.text for x in toks)
+    if "_" in word:
+        p.i = k
+        return word
+    if p.defined(word) and word not in BUILTIN_NAMES:  # mean, sum: functions, not names
+        singles = {x.text for x in toks}
+        if all(p.defined(c) for c in singles):
+            raise p.err(f"{word!r} is both a defined name and a product of defined letters",
+                        t, f"write \\mathrm{{{word}}} for the name or put spaces between the "
+                        "letters (a\\,b) for the product")
+        p.i = k
+        return word
+    if word.lower() in _WORDS or word.lower().rstrip("s") in _WORDS:
+        raise p.err(f"{word!r} is written as a word but the document does not define it",
+                    t, f"declare it (`scalar {word}`) or define it (`let {word} = ...`); "
+                    "for the mean and variance of x write \\mathrm{E}[x], \\mathrm{Var}[x]; "
+                    "a product of single letters needs spaces (a\\,b)")
+    return None
 
 
 def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
@@ -151,6 +227,12 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     if kind in ("name", "func", "call"):
         name = str(val)
         after = p.peek(_after_scripts(p) - p.i)
+        if (kind == "name" and after is not None and after.text == "(" and len(name) == 1
+                and not p.defined(name) and name not in p.local_fns):
+            raise p.err(f"unknown function {name}: declare {name} before using it", t,
+                        f"define it in a symnorm block (`let {name}(y) = ...`, e.g. an "
+                        "activation's formula) or in this equation "
+                        f"({name}(y) = ...); declare `scalar {name}` for a product")
         if after is not None and after.text == "(" and (kind != "name" or p.is_fn(name)):
             params: tuple[str, ...] = ()
             bind: tuple[tuple[str, Expr], ...] = ()
@@ -171,6 +253,18 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                 raise p.err(f"subscript after the arguments of {name}", t)
             return _apply(call, sup2, t, p)
     sub, sup = _scripts(p)
+    if p.layer is not None and sup is not None and sup is not _TRANSPOSE:
+        if isinstance(sup, Name) and sup.id == p.layer:
+            sup = None  # a^l: the one layer the document models, no exponent
+        elif p.layer in _names_of(sup):
+            raise p.err(f"superscript {sup}: only the layer {p.layer} itself is modelled "
+                        f"(a^{p.layer}, a^{{({p.layer})}})", t,
+                        "other layers (l+1, l-1) are not: state the claim at one layer")
+    if isinstance(sup, Name) and len(sup.id) == 1 and not p.defined(sup.id):
+        raise p.err(f"superscript {sup.id} is not a defined name: a layer index (a^l, "
+                    "a^{(l)}) is not modelled", t,
+                    f"drop the layer superscript (every quantity of the claim is then at the "
+                    f"same layer), or define {sup.id} if it is an exponent")
     if kind in ("name", "func", "call"):
         name = str(val)
         if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x
@@ -332,6 +426,10 @@ def _not_differential(p: ExprParser, t: Tok, end: int) -> None:
                     "(\\frac{\\partial \\ell}{\\partial y_i}) or jacobian(...)")
 
 
+def _names_of(e: object) -> set[str]:
+    return {n.id for n in nodes(e) if isinstance(n, Name)}  # type: ignore[arg-type]
+
+
 def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
     pos = p.pos(t)
     if sub is None:
@@ -483,12 +581,15 @@ def _word_arg(p: ExprParser, cmd: Tok) -> str:
     word = ""
     while not p.at("}"):
         t = p.next("'}'")
+        if t.text == "\\_" and word:  # \mathrm{running\_mean}
+            word += "_"
+            continue
         if not (t.text.isalnum() and t.text.isascii()):
             raise p.err(f"{t.text!r} inside {cmd.text}{{...}}", t,
                         "only letters and digits form a name")
         word += t.text
     p.expect("}", o)
-    if not word or not word[0].isalpha():
+    if not word or not word[0].isalpha() or word.endswith("_"):
         raise p.err(f"{cmd.text}{{{word}}} is not a name", cmd)
     return word
 
@@ -625,6 +726,7 @@ def _sum(p: ExprParser) -> IndexSum:
     if p.at("\\limits", "\\nolimits"):  # where the bounds are typeset: no meaning
         p.i += 1
     index = None
+    element: str | None = None  # \sum_{x \in \mathcal B}: the element's name
     lower_bound = 1
     upper: tuple[Tok, bool] | None = None  # the bound's token, and whether it was N-1
     seen: set[str] = set()
@@ -636,7 +738,11 @@ def _sum(p: ExprParser) -> IndexSum:
         braced = p.at("{")
         o = p.next() if braced else s
         k = p.next("a sum index" if s.text == "_" else "an upper bound")
-        if s.text == "_":
+        if s.text == "_" and braced and (member := _set_member(p, k)) is not None:
+            # \sum_{x\in\mathcal B}: every entry of x, as the entry x_i (an indexed entry
+            # written in the body besides is then an error: one index per sum)
+            element, lower_bound, index = member, 1, "i"
+        elif s.text == "_":
             if k.text not in INDEX_LETTERS:
                 raise p.err(f"sum index {k.text!r}: use i, j or k", k)
             index = k.text
@@ -653,6 +759,8 @@ def _sum(p: ExprParser) -> IndexSum:
             p.expect("}", o)
     if index is None:
         raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t)
+    if element is not None and upper is not None:
+        raise p.err("a sum over a set takes no upper bound", t)
     if upper is not None and upper[1] != (lower_bound == 0):
         k, minus = upper
         raise p.err(f"\\sum from {lower_bound} to {GREEK.get(k.text, k.text)}"
@@ -662,7 +770,88 @@ def _sum(p: ExprParser) -> IndexSum:
     body: object = p.term()
     if sign is not None and sign.text == "-":
         body = Neg(body, p.pos(sign))  # type: ignore[arg-type]
+    if element is not None:
+        if any(isinstance(n, Indexed) for n in _walk(body)):
+            raise p.err(f"an indexed entry inside a sum over {element} in a set", t,
+                        f"write the element itself: \\sum_{{{element}\\in\\mathcal B}} {element}")
+        body = _index_element(body, element, index)
+        if not any(isinstance(n, Indexed) for n in _walk(body)):
+            raise p.err(f"the sum over {element} in a set does not use {element}", t)
     return IndexSum(index, body, p.pos(t))
+
+
+def _walk(e: object) -> list[object]:
+    """The nodes of a parsed term (index nodes included)."""
+    out, stack = [], [e]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        if isinstance(n, BinOp):
+            stack += [n.left, n.right]
+        elif isinstance(n, (Neg, Transpose)):
+            stack.append(n.operand)
+        elif isinstance(n, Call):
+            stack += list(n.args) + list(n.batch or ())
+        elif isinstance(n, IndexSum):
+            stack.append(n.body)
+    return out
+
+
+def _set_size(p: ExprParser) -> Expr | None:
+    """``|\\mathcal B|`` with the vocabulary's mini-batch B: its size, the dimension d."""
+    texts = [x.text for x in p.toks[p.i:p.i + 6]]
+    for pattern in (["\\mathcal", "B", "|"], ["\\mathcal", "{", "B", "}", "|"]):
+        if texts[:len(pattern)] == pattern and "B" in p.sets and not p.defined("B"):
+            at = p.toks[p.i]
+            p.i += len(pattern)
+            return Name("d", p.pos(at))
+    return None
+
+
+def _set_member(p: ExprParser, k: Tok) -> str | None:
+    """``\\sum_{x \\in \\mathcal B}``: the element's name when the set is one the vocabulary
+    names (``use batchnorm``: the mini-batch B holds the entries of x); None when the
+    subscript is not ``name \\in set``.  Any other set is an error naming it."""
+    j = p.i
+    name = k.text if _letter(k) else None
+    if k.text in BOLD and p.peek() is not None:  # \mathbf{x}, \mathbf x
+        if p.at("{") and _letter(p.peek(1)) and p.peek(2) is not None \
+                and p.peek(2).text == "}":  # type: ignore[union-attr]
+            name, j = p.peek(1).text, p.i + 3  # type: ignore[union-attr]
+        elif _letter(p.peek()):
+            name, j = p.peek().text, p.i + 1  # type: ignore[union-attr]
+    if name is None or j >= len(p.toks) or p.toks[j].text != "\\in":
+        return None
+    p.i = j + 1
+    s = p.next("a set")
+    if s.text in ("\\mathcal", "\\mathscr"):
+        word = _letter_arg(p, s)
+    elif _letter(s):
+        word = s.text
+    else:
+        raise p.err(f"a sum over {s.text!r}: only the mini-batch \\mathcal B is a set here", s)
+    if p.sets.get(word) != name or p.defined(word):
+        raise p.err(f"a sum over the set {word}: sums over sets are not modelled", s,
+                    "write \\sum_{i=1}^m x_i; with `use batchnorm`, "
+                    "\\sum_{x\\in\\mathcal B} runs over the mini-batch")
+    return name
+
+
+def _index_element(e: object, name: str, index: str) -> object:
+    """The body of a sum over a set with the element ``name`` written as its entry."""
+    if isinstance(e, Name) and e.id == name:
+        return Indexed(name, index, e.pos)
+    if isinstance(e, BinOp):
+        return BinOp(e.op, _index_element(e.left, name, index),  # type: ignore[arg-type]
+                     _index_element(e.right, name, index), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Neg):
+        return Neg(_index_element(e.operand, name, index), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Transpose):
+        return Transpose(_index_element(e.operand, name, index), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Call):
+        return Call(e.func, tuple(_index_element(a, name, index) for a in e.args),  # type: ignore[misc]
+                    e.pos, e.batch, e.params, e.bind)
+    return e
 
 
 def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:

@@ -14,7 +14,7 @@ from ..errors import LimitError, SourceError
 from .latex import LatexEnv
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
-from .vocab import latex_conventions
+from .vocab import LATEX_FUNCTIONS, LATEX_SETS, latex_conventions
 
 if TYPE_CHECKING:
     from .context import Scope
@@ -46,5 +46,9 @@ def latex_env(scope: Scope) -> LatexEnv:
             return None
         return _SHAPES.get(sh)
 
+    functions = {name: (param, parse_expression(body, "<vocabulary>"))
+                 for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
-                    vectors=lambda: tuple(scope.vectors))
+                    vectors=lambda: tuple(scope.vectors), functions=functions,
+                    layer=scope.layer, dimension=scope.d_value,
+                    sets={k: v for voc in scope.vocabs for k, v in LATEX_SETS.get(voc, {}).items()})

@@ -26,10 +26,22 @@ cannot state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from symnorm.errors import SourceError
-from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Transpose, VectorLit
+from symnorm.lang.syntax import (
+    BinOp,
+    Call,
+    Expr,
+    Name,
+    Neg,
+    Num,
+    Pos,
+    Transpose,
+    VectorLit,
+    nodes,
+)
 
 __all__ = ["INDEX_LETTERS", "IndexSum", "Indexed", "Partial", "has_index", "lower"]
 
@@ -116,11 +128,13 @@ def has_index(e: object) -> bool:
 
 
 def lower(e: object, bound: str | None, file: str,
-          free: list[str] | None = None) -> tuple[Expr, bool]:
+          free: list[str] | None = None, dim: int | None = None) -> tuple[Expr, bool]:
     """Rewrite ``e`` without index nodes; the flag says it stands for a vector of entries.
 
     ``bound`` is the index of the enclosing sum (None outside sums); ``free`` collects the
-    free index letter of an elementwise equation so that two letters are refused.
+    free index letter of an elementwise equation so that two letters are refused; ``dim`` is
+    the document's fixed dimension, if any: only then is an entrywise product (``g_i x_i``,
+    ``g \\odot x``) read, written out over the d unit vectors.
     """
     free = [] if free is None else free
     if isinstance(e, (Num, Name, VectorLit)):
@@ -141,37 +155,45 @@ def lower(e: object, bound: str | None, file: str,
             raise _err("nested sums are not supported", e.pos, file)
         return _lower_sum(e, file), False
     if isinstance(e, Neg):
-        inner, vec = lower(e.operand, bound, file, free)
+        inner, vec = lower(e.operand, bound, file, free, dim)
         return Neg(inner, e.pos), vec
     if isinstance(e, Transpose):
-        inner, vec = lower(e.operand, bound, file, free)
+        inner, vec = lower(e.operand, bound, file, free, dim)
         if vec:
             raise _err("transpose of an indexed entry", e.pos, file)
         return Transpose(inner, e.pos), False
     if isinstance(e, Call):
-        args = [lower(a, bound, file, free) for a in e.args]
-        batch = [lower(b, bound, file, free) for b in e.batch] if e.batch is not None else []
+        args = [lower(a, bound, file, free, dim) for a in e.args]
+        batch = [lower(b, bound, file, free, dim) for b in e.batch] if e.batch is not None else []
         if any(v for _, v in args + batch):
             raise _err(f"{e.func}(...) applied to indexed entries", e.pos, file,
                        "functions of entries are elementwise; write the vector form")
-        bind = [(k, lower(v, bound, file, free)) for k, v in e.bind]
+        bind = [(k, lower(v, bound, file, free, dim)) for k, v in e.bind]
         if any(v for _, (_, v) in bind):
             raise _err(f"indexed entry in the subscript of {e.func}", e.pos, file)
         return Call(e.func, tuple(a for a, _ in args), e.pos,
                     tuple(b for b, _ in batch) if e.batch is not None else None,
                     e.params, tuple((k, v) for k, (v, _) in bind)), False
     if isinstance(e, BinOp):
-        left, lv = lower(e.left, bound, file, free)
-        right, rv = lower(e.right, bound, file, free)
+        left, lv = lower(e.left, bound, file, free, dim)
+        right, rv = lower(e.right, bound, file, free, dim)
         if e.op in ("+", "-"):
             if lv != rv:
                 left, right = (left, _spread(right, e.pos)) if lv else (_spread(left, e.pos),
                                                                        right)
             return BinOp(e.op, left, right, e.pos), lv or rv
+        if e.op == "odot":
+            if lv != rv:
+                raise _err("\\odot between an indexed entry and a vector", e.pos, file,
+                           "write both factors as vectors (g \\odot x) or as entries (g_i x_i)")
+            return _entrywise(left, right, dim, "\\odot", e.pos, file), lv
+        if lv and rv and e.op in ("*", "@") and dim is not None:
+            return _entrywise(left, right, dim, "a product of two entries", e.pos, file), True
         if lv and rv:
             what = "product" if e.op in ("*", "@") else "quotient or power"
             raise _err(f"{what} of two indexed quantities outside a sum", e.pos, file,
-                       "entrywise products are only accepted as a summand of \\sum")
+                       "entrywise products are only accepted as a summand of \\sum, or at a "
+                       "fixed dimension (document let d = 4: then checked for that d only)")
         if rv and e.op in ("/", "**"):
             raise _err("indexed entry in a denominator or exponent", e.pos, file)
         if lv and e.op == "**":
@@ -179,6 +201,42 @@ def lower(e: object, bound: str | None, file: str,
                        "x_i^2 is accepted only as a summand of \\sum")
         return BinOp(e.op, left, right, e.pos), lv or rv
     raise _err(f"internal: unexpected node {type(e).__name__}", Pos(1, 1), file)
+
+
+#: Largest fixed dimension at which an entrywise product is written out (d terms each).
+MAX_ENTRYWISE_D = 16
+#: Most unit-vector terms the entrywise products of one relation may write out in all.
+MAX_ENTRYWISE_TERMS = 64
+
+
+def entrywise_terms(e: Expr) -> int:
+    """How many unit-vector terms the entrywise products in ``e`` wrote out."""
+    return sum(1 for n in nodes(e) if isinstance(n, VectorLit))  # one unit vector per term
+
+
+def _entrywise(u: Expr, v: Expr, dim: int | None, what: str, pos: Pos, file: str) -> Expr:
+    """The entrywise product of the vectors ``u`` and ``v`` at the fixed dimension ``dim``:
+    ``sum_k (e_k^T u)(e_k^T v) e_k`` with the unit vectors written as literals.  The claim
+    language has no entrywise product for a symbolic d, so without a fixed d it is an error."""
+    if dim is None:
+        raise _err(f"{what}: an entrywise product is read only at a fixed dimension", pos, file,
+                   "fix d before the equation (`document let d = 4` for a latex block, or "
+                   "`let d = 4` in the symnorm block of a `latex LABEL:` line): the claim is "
+                   "then checked for that d only, and its scope says so")
+    if dim > MAX_ENTRYWISE_D:
+        raise _err(f"{what}: an entrywise product is written out for d <= {MAX_ENTRYWISE_D} "
+                   f"only (d = {dim})", pos, file)
+    if entrywise_terms(u) or entrywise_terms(v):
+        raise _err(f"{what}: nested entrywise products are not written out", pos, file,
+                   "name the inner product first (h = g \\odot x, then h \\odot y)")
+    total: Expr | None = None
+    for k in range(dim):
+        unit = VectorLit(tuple(Num(Fraction(int(j == k)), pos) for j in range(dim)), pos)
+        term = BinOp("*", BinOp("*", BinOp("*", Transpose(unit, pos), u, pos),
+                                BinOp("*", Transpose(unit, pos), v, pos), pos), unit, pos)
+        total = term if total is None else BinOp("+", total, term, pos)
+    assert total is not None
+    return total
 
 
 def _terms(e: object, sign: int, out: list[tuple[int, object]]) -> None:

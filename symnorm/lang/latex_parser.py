@@ -31,7 +31,7 @@ from fractions import Fraction
 from symnorm.errors import SourceError
 from symnorm.lang.latex_atoms import parse_factor
 from symnorm.lang.latex_tokens import DEFINERS, GREEK, RELATIONS, SEPARATORS, Tok
-from symnorm.lang.syntax import BinOp, Expr, Neg, Num, Pos
+from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "ExprParser", "RawRel"]
 
@@ -41,7 +41,7 @@ MAX_DEPTH = 40
 MAX_DIGITS = 200
 
 _NONFACTOR = set(RELATIONS) | set(DEFINERS) | set(SEPARATORS) | {
-    "\\cdot", "\\times", "\\rangle", "\\}", "\\over", "\\approx", "\\simeq", "\\sim"}
+    "\\cdot", "\\times", "\\odot", "\\rangle", "\\}", "\\over", "\\approx", "\\simeq", "\\sim"}
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -72,8 +72,18 @@ class ExprParser:
         self.local_fns: set[str] = set()
         #: whether a formula with no relation may stand alone (a vocabulary names an output)
         self.bare_allowed = False
+        #: the document's layer letter (``layer l``): ^l and ^{(l)} name the layer, no power
+        self.layer: str | None = None
+        #: sets a vocabulary names: set letter -> the vector whose entries it holds
+        self.sets: dict[str, str] = {}
 
     # --- tokens -------------------------------------------------------------------------
+
+    def span(self, a: int, b: int) -> str:
+        """The source text of tokens a..b-1 (the tokenizer may have reordered a few:
+        ``\\hat{x_i}`` is read as ``\\hat{x}_i``)."""
+        toks = self.toks[a:b]
+        return self.text[min(t.start for t in toks):max(t.end for t in toks)]
 
     def peek(self, k: int = 0) -> Tok | None:
         j = self.i + k
@@ -162,6 +172,9 @@ class ExprParser:
         """
         first = self.peek()
         assert first is not None
+        mapped = self._map_definition()
+        if mapped is not None:
+            return [mapped], None
         if cont is not None:
             bounds = [cont]
         else:
@@ -185,7 +198,7 @@ class ExprParser:
                                "= with \\mathcal N_0")
             if self.bare_allowed and (t is None or t.text == "." and self.peek(1) is None):
                 a, e, b = bounds[0]
-                src = self.text[self.toks[a].start:self.toks[b - 1].end]
+                src = self.span(a, b)
                 return [RawRel("", "", None, e, self.pos(self.toks[a]), src)], None
             got = "the end of the equation" if t is None else repr(t.text)
             raise self.err(f"expected a relation (=, \\neq, <, \\le, ...), got {got}",
@@ -195,10 +208,36 @@ class ExprParser:
         out = []
         for k, op in enumerate(ops):
             (a, left, _), (_, right, b) = bounds[k], bounds[k + 1]
-            src = self.text[self.toks[a].start:self.toks[b - 1].end]
+            src = self.span(a, b)
             out.append(RawRel(RELATIONS.get(op.text, op.text), op.text, left, right,
                               self.pos(self.toks[a]), src))
         return out, bounds[-1]
+
+    def _map_definition(self) -> RawRel | None:
+        """``f: x \\mapsto ...``, ``\\mathcal N: x \\mapsto ...``: the definition
+        ``f(x) := ...`` of a map by its formula (an error if the name is already defined)."""
+        k = next((j for j in range(self.i, min(self.i + 8, len(self.toks)))
+                  if self.toks[j].text == ":"), None)
+        if k is None or not any(t.text in ("\\mapsto", "\\longmapsto")
+                                for t in self.toks[k + 1:k + 12]):
+            return None
+        start = self.i
+        head = self.factor()
+        if not isinstance(head, Name) or self.i != k:
+            raise self.err("the name of a map before ':' must be one name (f, \\mathcal N, "
+                           "\\operatorname{LN})", self.toks[start])
+        self.i = k + 1
+        var_tok = self.peek()
+        var = self.factor()
+        if not isinstance(var, Name) or self.i != k + 2 or not self.at("\\mapsto",
+                                                                     "\\longmapsto"):
+            raise self.err("a map is written f: x \\mapsto ... with one variable", var_tok)
+        self.i += 1
+        body = self.expr()
+        src = self.span(start, self.i)
+        self.local_fns.add(head.id)
+        return RawRel(":=", "\\mapsto", Call(head.id, (var,), var.pos), body,
+                      self.pos(self.toks[start]), src)
 
     def _function_header(self) -> None:
         """``f(x, y) = ...`` with an undefined single-letter ``f`` is a function definition."""
@@ -265,6 +304,9 @@ class ExprParser:
             if t.text in ("\\cdot", "\\times", "*"):
                 self.i += 1
                 node = BinOp("*", node, self.factor(), node.pos)
+            elif t.text == "\\odot":  # entrywise: read only at a fixed d (latex_index.lower)
+                self.i += 1
+                node = BinOp("odot", node, self.factor(), node.pos)
             elif t.text == "/":
                 self.i += 1
                 node = BinOp("/", node, self.factor(), node.pos)

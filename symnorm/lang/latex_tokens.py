@@ -96,7 +96,7 @@ _DELIMS = {"(": "(", ")": ")", "[": "[", "]": "]", "|": "|", "\\|": "\\|", "\\{"
            "\\}": "\\}", "\\langle": "\\langle", "\\rangle": "\\rangle", "\\lvert": "|",
            "\\rvert": "|", "\\lVert": "\\|", "\\rVert": "\\|", "\\vert": "|", "\\Vert": "\\|"}
 _SCIENTIFIC = re.compile(r"(?<![A-Za-z\\])\d+(?:\.\d+)?[eE][+-]?\d+")
-_TEXT = re.compile(r"\\(?:text|textrm|textnormal|mbox)\s*\{[^{}\\]*\}")
+_TEXT = re.compile(r"\\(?:text|textrm|textnormal|mbox)\s*\{(?:[^{}\\]|\\_)*\}")
 _ENV = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
 _LABEL = re.compile(r"\\(?:tag\*?|label)\s*\{[^{}\\]*\}")
 _COLOR = re.compile(r"\\color\s*\{[A-Za-z!0-9]*\}")
@@ -212,7 +212,7 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
     if envs:
         raise fail(f"\\begin{{{envs[-1][0]}}} is never closed", envs[-1][1],
                    f"end it with \\end{{{envs[-1][0]}}}")
-    toks = _unbox(toks, fail)
+    toks = _accent_subscripts(_unbox(toks, fail))
     if not toks:
         raise fail("empty LaTeX equation", 0)
     return toks
@@ -266,6 +266,37 @@ def _unbox(toks: list[Tok], fail: Callable[..., SourceError]) -> list[Tok]:
     return out
 
 
+#: Longest braced subscript moved out of an accent (``\\hat{x_{ij}}``), in tokens.
+_ACCENT_SUB_TOKENS = 12
+
+
+def _accent_subscripts(toks: list[Tok]) -> list[Tok]:
+    """``\\hat{x_i}`` is ``\\hat{x}_i``: the accent is on the letter, the subscript indexes the
+    accented name (both spellings are printed for the same quantity).  Only a subscript
+    that ends the braced argument moves; anything else is left for the parser to judge."""
+    out = list(toks)
+    i = 0
+    while i + 4 < len(out):
+        a, o, x, u = out[i:i + 4]
+        if (a.text in ACCENTS and o.text == "{" and u.text == "_"
+                and (len(x.text) == 1 and x.text.isalpha() or x.text in GREEK)):
+            j = i + 4  # the subscript: one token or a braced group (of a few tokens: a
+            # longer one is left to the parser, so the scan stays linear in the input)
+            closed = out[j].text != "{"
+            if not closed:
+                depth = 0
+                while j < min(len(out), i + 4 + _ACCENT_SUB_TOKENS):
+                    depth += {"{": 1, "}": -1}.get(out[j].text, 0)
+                    if depth == 0:
+                        closed = True
+                        break
+                    j += 1
+            if closed and j + 1 < len(out) and out[j + 1].text == "}":
+                out[i + 3:j + 2] = [out[j + 1], *out[i + 3:j + 1]]
+        i += 1
+    return out
+
+
 def _text_tokens(s: str, off: int, where: _Locator, fail: Callable[..., SourceError]
                  ) -> list[Tok]:
     """``\\text{where}`` separates relations; ``\\text{RMS}`` is a name; other prose fails."""
@@ -275,13 +306,15 @@ def _text_tokens(s: str, off: int, where: _Locator, fail: Callable[..., SourceEr
     if word.lower() in CONNECTIVES or not word:
         ln, col = where(off)
         return [Tok("\\quad", off, off + len(s), ln, col)]
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", word):
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:\\_[A-Za-z0-9]+)*", word):
         raise fail(f"prose {s!r} inside an equation", off,
                    "move the words out of the equation; conditions go after a separator as "
                    "relations (a>0); \\text{where}, \\text{and} ... separate relations")
     start = off + inner_at + content.index(word)
     out = [Tok("\\operatorname", off, off + inner_at, *where(off)),
            Tok("{", off, off + inner_at, *where(off))]
-    out += [Tok(ch, start + i, start + i + 1, *where(start + i)) for i, ch in enumerate(word)]
+    for piece in re.finditer(r"\\_|.", word):  # \text{running\_mean}: \_ joins words
+        a = start + piece.start()
+        out.append(Tok(piece.group(), a, start + piece.end(), *where(a)))
     end = off + len(s) - 1
     return out + [Tok("}", end, end + 1, *where(end))]

@@ -46,7 +46,8 @@ LIMITS = {
     "literal_digits": 200,    # digits in one numeric literal
     "tokens": 4_000,          # tokens in one statement
 }
-KEYWORDS = ("use", "scalar", "vector", "matrix", "let", "assume", "claim", "figure", "latex")
+KEYWORDS = ("use", "scalar", "vector", "matrix", "let", "assume", "claim", "figure", "latex",
+            "layer")
 _RELOPS = ("==", "!=", "<=", ">=", "<", ">")
 
 _TOKEN = re.compile(r"""
@@ -274,6 +275,10 @@ class _Parser:
                     self.expect(",", "or ')' ")
             self.end()
             return Use(vocab, tuple(opts), pos)
+        if kw.text == "layer":  # layer l: LaTeX superscripts a^l, a^{(l)} name the layer
+            name = self.name("the layer letter")
+            self.end()
+            return Declare("layer", (name.text,), pos)
         if kw.text in ("scalar", "vector", "matrix"):
             names = [self.name(f"a {kw.text} name").text]
             while self.accept(","):

@@ -183,7 +183,7 @@ class Use:
 class Declare:
     """``scalar a, b`` / ``vector u, g`` / ``matrix W``."""
 
-    kind: str  # "scalar" | "vector" | "matrix"
+    kind: str  # "scalar" | "vector" | "matrix" | "layer" (the LaTeX layer superscript)
     names: tuple[str, ...]
     pos: Pos = field(compare=False)
 

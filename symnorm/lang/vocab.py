@@ -77,9 +77,24 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
 LATEX_MEANINGS: dict[str, dict[str, str]] = {
     "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
                   "y": "gamma*N(x) + beta*ones"},
-    # the vocabulary calls the batch z (its claim-language name); sources call it x
-    "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones"},
+    # the vocabulary calls the batch z (its claim-language name); sources call it x.  The
+    # mini-batch statistics of Ioffe and Szegedy: mu_B, sigma_B (biased, without eps).
+    "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones",
+                  "mu_B": "mean(z)", "sigma": "sqrt((P*z).T*(P*z)/d)",
+                  "sigma_B": "sqrt((P*z).T*(P*z)/d)"},
+    # the PyTorch RMSNorm docstring's n is the number of entries averaged: the dimension
+    "rmsnorm": {"n": "d"},
 }
+#: Functions whose LaTeX name means something else than the vocabulary's claim-language
+#: name: with ``use rmsnorm``, sources' ``\\mathrm{RMS}(x)`` is the scalar root mean square
+#: (PyTorch's RMSNorm docstring: eps inside), while the vocabulary's ``RMS(y)`` keeps its old
+#: meaning, the normalized vector (claim-language documents are unchanged).
+LATEX_FUNCTIONS: dict[str, dict[str, tuple[str, str]]] = {
+    "rmsnorm": {"RMS": ("y", "sqrt(y.T*y/d + eps)")},
+}
+#: Sets a vocabulary names in LaTeX: set letter -> the vector whose entries it holds
+#: (``use batchnorm``: the mini-batch B of Ioffe and Szegedy holds the entries of x).
+LATEX_SETS: dict[str, dict[str, str]] = {"batchnorm": {"B": "x"}}
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
                                             "batchnorm": ("gamma", "beta")}
