@@ -244,10 +244,17 @@ def test_separators(sep: str) -> None:
     assert [st.relation for st in out] == [eq(a, b), eq(c, d)]
 
 
-@pytest.mark.parametrize("word", ["where", "and", "with", "for", "if", " where~ "])
+@pytest.mark.parametrize("word", ["where", "and", "with", "since", " where~ "])
 def test_connective_words_separate_relations(word: str) -> None:
     out = parse(f"a = b \\text{{{word}}} c = d, \\quad x^\\top x > 0")
     assert [st.relation.op for st in out] == ["==", "==", ">"]
+
+
+@pytest.mark.parametrize("word", ["for", "if", "when", " provided that "])
+def test_condition_words_make_hypotheses(word: str) -> None:
+    (st,) = parse(f"a = b \\text{{{word}}} c = d, \\quad x^\\top x > 0")
+    assert st.relation == eq(a, b)
+    assert [g.op for g in st.given] == ["==", ">"]
 
 
 def test_semicolon_inside_a_call_is_not_a_separator() -> None:

@@ -57,8 +57,10 @@ def test_claims_share_jacobians_but_not_across_maps(monkeypatch):
     assert status == {"ln.ones": "proved", "ln.symmetric": "proved", "rms.radial": "proved",
                       "rms.symmetric": "proved", "rms.not_layernorm": "refuted"}, result
     # every cross-check point of the proofs agrees (another map's Jacobian would make them
-    # unclear: the exact re-verification refuses such a difference)
-    rows = [r["result"] for v in result.verdicts if v.status == "proved" for r in v.evidence]
+    # unclear: the exact re-verification refuses such a difference); points where the claim
+    # is not defined are listed as "singular" and compare nothing
+    rows = [r["result"] for v in result.verdicts if v.status == "proved" for r in v.evidence
+            if r["result"] != "singular"]
     assert rows and set(rows) == {"agree"}, rows
     bodies = set(calls)
     assert len(bodies) == 2  # LayerNorm's and RMSNorm's maps, each computed

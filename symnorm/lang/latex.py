@@ -249,10 +249,20 @@ class _Equation:
                                "split the equation")
         pending: list[tuple[RawRel, Relation]] = []
         assumptions: list[Relation] = []
+        conditions: dict[int, list[Relation]] = {}
         for r in raws:
             r = RawRel(r.op, r.op_text, self._partials(r.left), self._partials(r.right),
-                       r.pos, r.source)
+                       r.pos, r.source, r.chain, r.cond_of)
             target = _def_target(r.left)
+            if r.cond_of != -1:  # after \text{if}: a hypothesis of the chain before it
+                if r.op in DEFINERS or (r.op == "==" and target is not None
+                                        and not self.defined(target[0])):
+                    raise _err(f"the condition {r.source.strip()!r} defines "
+                               f"{target[0] if target else 'a name'}; a condition must be "
+                               "about names already defined", r.pos, self.file,
+                               "declare the names it uses (scalar a) before the equation")
+                conditions.setdefault(r.cond_of, []).append(self._relation(r))
+                continue
             if r.op in DEFINERS and target is not None and self._vocab(target[0]):
                 # an assignment to a vocabulary name (Algorithm 1's mu_B <- ..., with
                 # use batchnorm) states how the source computes it: a claim checked against
@@ -272,10 +282,20 @@ class _Equation:
                        f"{', '.join(self.lets)}", a.pos, self.file,
                        "put the condition beside a claim, or write `assume ...` in a symnorm "
                        "block")
+        for chain, conds in conditions.items():
+            if not any(r.chain == chain for r, _ in pending):
+                raise _err("a condition qualifies no claim: the relation before it is a "
+                           "definition", conds[0].pos, self.file,
+                           "state the condition beside a claim, or as `assume ...` in a "
+                           "symnorm block")
         lets = self._ordered_lets()
         pending = [(r, self._broadcast_rel(Relation(rel.op, self._calls(rel.left),
                                                     self._calls(rel.right), rel.pos)))
                    for r, rel in pending]
+        given = {chain: tuple(self._broadcast_rel(Relation(c.op, self._calls(c.left),
+                                                           self._calls(c.right), c.pos))
+                              for c in conds)
+                 for chain, conds in conditions.items()}
         lets = [Let(lt.name, lt.params,
                     self._broadcast(self._calls(lt.body), set(lt.params)), lt.pos)
                 for lt in lets]
@@ -283,7 +303,8 @@ class _Equation:
                                                       raws[0].pos if raws else Pos(1, 1))
         out += lets
         for k, (r, rel) in enumerate(pending, 1):
-            out.append(Claim(f"{label}.{k}", rel, (), r.pos, source=r.source, origin="latex",
+            out.append(Claim(f"{label}.{k}", rel, given.get(r.chain, ()), r.pos,
+                             source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out
 

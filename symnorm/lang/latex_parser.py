@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_atoms import parse_factor
-from symnorm.lang.latex_tokens import DEFINERS, GREEK, RELATIONS, SEPARATORS, Tok
+from symnorm.lang.latex_tokens import DEFINERS, GREEK, IF, RELATIONS, SEPARATORS, Tok
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "ExprParser", "RawRel"]
@@ -40,7 +40,7 @@ MAX_DEPTH = 40
 #: Longest numeric literal (digits).
 MAX_DIGITS = 200
 
-_NONFACTOR = set(RELATIONS) | set(DEFINERS) | set(SEPARATORS) | {
+_NONFACTOR = set(RELATIONS) | set(DEFINERS) | set(SEPARATORS) | {IF} | {
     "\\cdot", "\\times", "\\odot", "\\rangle", "\\}", "\\over", "\\approx", "\\simeq", "\\sim"}
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
 
@@ -55,6 +55,10 @@ class RawRel:
     right: object
     pos: Pos
     source: str
+    #: the relations of one chain (``a = b = c``) share ``chain``; a condition written after
+    #: ``\text{if}`` has ``cond_of`` = the chain it qualifies (-1: not a condition)
+    chain: int = 0
+    cond_of: int = -1
 
 
 class ExprParser:
@@ -68,6 +72,8 @@ class ExprParser:
         self.is_dimension: Callable[[str], bool] = lambda n: n == "d"
         self.i = 0
         self.depth = 0
+        #: the last factor joined by juxtaposition across written spacing or a \\tag
+        self.spaced: Tok | None = None
         self.closers: list[str | None] = []
         self.local_fns: set[str] = set()
         #: whether a formula with no relation may stand alone (a vocabulary names an output)
@@ -135,21 +141,31 @@ class ExprParser:
     def equation(self) -> list[RawRel]:
         rels: list[RawRel] = []
         prev: tuple[int, Expr, int] | None = None
+        chain = 0
+        row: list[int] = []  # chains of the current row
+        cond_of = -1  # after \text{if}: the chain the row's further relations qualify
         while True:
             row_break = False
-            while self.at(*SEPARATORS):
-                row_break = row_break or self.at("\\\\")
+            while self.at(*SEPARATORS, IF):
+                if self.at("\\\\"):
+                    row_break, row, cond_of = True, [], -1
+                elif self.at(IF):
+                    cond_of = self._condition_target(row, cond_of)
                 self.i += 1
             if self.peek() is None or (self.at(".") and self.peek(1) is None):
                 break
             # `a &= b \\ &= c` (align): a row that starts with a relation continues the chain
             cont = prev if row_break and self.at(*RELATIONS, *DEFINERS) else None
             new, prev = self.relation(cont)
-            rels += new
+            if cont is None:
+                chain += 1
+            row.append(chain)
+            rels += [RawRel(r.op, r.op_text, r.left, r.right, r.pos, r.source, chain, cond_of)
+                     for r in new]
             t = self.peek()
             if t is None or (t.text == "." and self.peek(1) is None):
                 break
-            if t.text not in SEPARATORS:
+            if t.text not in SEPARATORS and t.text != IF:
                 raise self.err(f"unexpected {t.text!r} after a relation", t,
                                "separate relations with ',', '\\quad', ';' or '\\\\'")
         if not rels:
@@ -161,6 +177,25 @@ class ExprParser:
                               "a formula alone is a claim about the vocabulary's output only "
                               "when it is the whole equation; write y = ...")
         return rels
+
+    def _condition_target(self, row: list[int], cond_of: int) -> int:
+        """The chain a condition word (``\\text{if}``) qualifies: the one just before it,
+        alone in its row, so that what the condition applies to is never a guess."""
+        tok = self.peek()
+        word = self.text[tok.start:tok.end]
+        if cond_of != -1:
+            raise self.err(f"a second condition word {word!r} in one row", tok,
+                           "list the conditions after one word, separated by commas")
+        if not row:
+            raise self.err(f"{word!r} with no relation before it in its row", tok,
+                           "a condition follows the claim it qualifies: y = ... \\text{ if } "
+                           "a = 1")
+        if len(row) > 1:
+            raise self.err(f"{word!r} after several relations of one row: which of them it "
+                           "qualifies is ambiguous", tok,
+                           "put the conditional claim on a row of its own (\\\\) or in its "
+                           "own equation")
+        return row[-1]
 
     def relation(self, cont: tuple[int, Expr, int] | None = None
                  ) -> tuple[list[RawRel], tuple[int, Expr, int] | None]:
@@ -188,7 +223,13 @@ class ExprParser:
                                "write \\le or \\ge")
             ops.append(op)
             start = self.i
+            self.spaced = None
             bounds.append((start, self.expr(), self.i))
+            if self.spaced is not None and self.at(*RELATIONS, *DEFINERS):
+                gap = self.spaced
+                raise self.err(f"a product across {gap.gap!r} between two relations", gap,
+                               "two relations need a separator (',', '\\quad', '\\\\'); "
+                               "for a product write \\cdot")
         if not ops:
             t = self.peek()
             if t is not None and t.text in ("\\approx", "\\simeq", "\\sim"):
@@ -315,6 +356,8 @@ class ExprParser:
                     raise self.err(f"ambiguous product after '/': {nxt.text!r}", nxt,
                                    "write \\frac{a}{bc} or (a/b)c")
             elif self.starts_factor(t):
+                if t.gap:
+                    self.spaced = t
                 if t.text[0].isdigit():
                     raise self.err(f"number {t.text} directly after a factor", t,
                                    "write the number first (2x) or use \\cdot")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from symnorm.errors import SourceError
 
@@ -22,7 +22,9 @@ __all__ = [
     "ACCENTS",
     "BOLD",
     "BUILTIN_NAMES",
+    "CONDITIONS",
     "CONNECTIVES",
+    "IF",
     "DEFINERS",
     "FORBIDDEN",
     "FRACS",
@@ -104,8 +106,17 @@ _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 _TOKEN = re.compile(_ENV.pattern + "|" + _LABEL.pattern + "|" + _COLOR.pattern + "|"
                     + _TEXT.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
 #: Words of ``\text{...}`` that separate relations like ``\quad`` does.
-CONNECTIVES = frozenset({"where", "and", "with", "for", "if", "since", "such that", "s.t.",
+CONNECTIVES = frozenset({"where", "and", "with", "since", "such that", "s.t.",
                          "i.e.", "so", "hence", "then"})
+#: Words of ``\text{...}`` that make the relations after them (to the end of the row)
+#: conditions of the relation or chain just before them: ``y = \hat x \text{ if }
+#: \gamma = 1, \beta = 0`` is the claim ``y == xhat given gamma == 1, beta == 0``.
+CONDITIONS = frozenset({"if", "for", "when", "whenever", "provided", "provided that",
+                        "given", "assuming"})
+#: The token a condition word becomes.
+IF = "\\if"
+#: Spacing that is not a product: dropped, but remembered in ``Tok.gap``.
+_SILENT = ("\\!", "\\displaystyle", "\\textstyle", "\\nonumber", "\\notag")
 
 
 @dataclass(frozen=True)
@@ -117,6 +128,11 @@ class Tok:
     end: int
     line: int
     col: int
+    #: the layout written just before this token: a spacing command (``\\ ``, ``\\;``) or a
+    #: ``\\tag``/``\\label`` that the tokenizer dropped ("" when none). The parser uses it
+    #: to refuse a product that joins two relations written without a separator
+    #: (``E[x] = 0\\ E[y] = 0`` is two relations, not ``0 * E[y]``).
+    gap: str = ""
 
     @property
     def is_cmd(self) -> bool:
@@ -157,16 +173,28 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
     size_at: int | None = None  # offset of a pending \left / \big
     envs: list[tuple[str, int]] = []
     null_left = 0  # open \left. (whose \right| would be an evaluation bar)
+    gap = ""  # the spacing or \tag/\label just dropped (Tok.gap of the next token)
+    label_at: tuple[int, str] | None = None  # a \tag/\label after a relation's text
     for m in _TOKEN.finditer(text):
         s, off = m.group(), m.start()
-        if s.isspace() or s in SPACING or s in ("&", "~"):
+        if s.isspace() or s == "&" or s in _SILENT:
+            continue
+        if s in SPACING or s == "~":
+            gap = gap or s
             continue
         env = _ENV.fullmatch(s)
         if env:
             _environment(env.group(1), env.group(2), off, envs, fail)
             continue
-        if _LABEL.fullmatch(s) or _COLOR.fullmatch(s):
-            continue  # \tag{2}, \label{eq:x}, \color{red}: names and colours, no meaning
+        if _COLOR.fullmatch(s):
+            continue  # \color{red}: a colour, no meaning
+        if _LABEL.fullmatch(s):
+            # \tag{2}, \label{eq:x}: a name, no meaning; it begins or ends a row, so text
+            # after it in the same row (checked at the next token) is refused
+            if toks and toks[-1].text not in SEPARATORS and toks[-1].text != IF:
+                label_at = (off, s.split("{")[0])
+            gap = s.split("{")[0]
+            continue
         if size_at is not None and s == ".":  # \left. or \right.: an empty delimiter
             null_left += text.startswith("\\left", size_at)
             size_at = None
@@ -201,12 +229,22 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
                 raise fail(f"{text[size_at:m.end()].split()[0]} must be followed by a "
                            f"delimiter such as ( [ | \\| \\langle, got {s!r}", off)
             size_at = None
+        if label_at is not None and s not in SEPARATORS and s != ".":
+            raise fail(f"{s!r} after {label_at[1]}{{...}} in the same row", off,
+                       f"{label_at[1]} ends an equation's row: separate relations with ',', "
+                       "'\\quad' or '\\\\', and put the tag at the end of its row")
+        label_at = None
         if _TEXT.fullmatch(s):
-            toks += _text_tokens(s, off, where, fail)
+            new = _text_tokens(s, off, where, fail)
+            if new and gap:
+                new[0] = replace(new[0], gap=gap)
+            toks += new
+            gap = ""
             continue
         s = "\\|" if s == "||" else _DELIMS.get(s, s) if s.startswith("\\") else s
         ln, col = where(off)
-        toks.append(Tok(s, off, m.end(), ln, col))
+        toks.append(Tok(s, off, m.end(), ln, col, gap))
+        gap = ""
     if size_at is not None:
         raise fail("sizing command at the end of the equation without a delimiter", size_at)
     if envs:
@@ -303,6 +341,9 @@ def _text_tokens(s: str, off: int, where: _Locator, fail: Callable[..., SourceEr
     inner_at = s.index("{") + 1
     content = s[inner_at:-1]
     word = content.replace("~", " ").strip().rstrip(",:").strip()
+    if word.lower() in CONDITIONS:
+        ln, col = where(off)
+        return [Tok(IF, off, off + len(s), ln, col)]
     if word.lower() in CONNECTIVES or not word:
         ln, col = where(off)
         return [Tok("\\quad", off, off + len(s), ln, col)]
