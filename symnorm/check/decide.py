@@ -11,6 +11,7 @@ witness and refuted by a proof of identity.  Inequalities are decided numericall
 from __future__ import annotations
 
 import random
+import re
 import time
 import zlib
 from dataclasses import replace
@@ -344,9 +345,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                                   "points; raise --timeout)")
                 if num.incomplete:
                     v.message += " (they covered only part of the solutions of the hypotheses)"
-    v.evidence = num.evidence + num.skipped
-    v.seconds = round(time.monotonic() - t0, 3)
-    return v
+    return _finished(v, num, t0)
 
 
 def _any_d(claim: PreparedClaim, rel: Relation) -> tuple[bool, str, list]:
@@ -714,4 +713,26 @@ def _with_paste(claim: PreparedClaim, cx: dict | None) -> dict | None:
 def _finished(v: Verdict, num: _Numeric, t0: float) -> Verdict:
     v.evidence = num.evidence + num.skipped
     v.seconds = round(time.monotonic() - t0, 3)
+    if v.status == REFUTED:  # shown with the verdict, not only with -v
+        v.message = " ".join(x for x in (v.message, *_eps_note(num.claim, v.counterexample))
+                             if x)
     return v
+
+
+def _eps_note(claim: PreparedClaim, cex: dict | None) -> list[str]:
+    """A refutation at eps <= 0 of a claim that says nothing of eps: papers take eps > 0, so
+    say that the counterexample uses the sign the claim left open (the verdict stands)."""
+    if not cex or "eps" not in cex or "eps" not in claim.scalars:
+        return []
+    said = [*claim.assumption_text, *map(str, claim.given)]
+    if any(re.search(r"\beps\b", t) for t in said):
+        return []
+    try:
+        value = Fraction(str(cex["eps"]))
+    except (ValueError, ZeroDivisionError):
+        return []
+    if value > 0:
+        return []
+    return [f"the counterexample has eps = {cex['eps']}, which the claim allows (it assumes "
+            "nothing about eps); if it is meant for eps > 0, as papers take it, add "
+            "`assume eps > 0`"]
