@@ -101,6 +101,6 @@ def test_a_refutation_at_eps_le_0_says_the_claim_left_eps_open():
     assert "add `assume eps > 0`" in out[0][1]
     # with eps > 0 assumed the same equation is proved, and a refutation at eps > 0 says
     # nothing about eps
-    assert statuses(r"\|\hat x\|_2^2 \le d", PRE + "\nassume eps > 0") == ["proved"]
-    wrong = rows(r"\|\hat x\|_2^2 \le d - 1", PRE + "\nassume eps > 0")
+    assert statuses(r"\|\hat x\|_2^2 \le d", PRE + "\ndocument assume eps > 0") == ["proved"]
+    wrong = rows(r"\|\hat x\|_2^2 \le d - 1", PRE + "\ndocument assume eps > 0")
     assert [s for s, _, _ in wrong] == ["refuted"] and "eps > 0" not in wrong[0][1]

@@ -733,6 +733,6 @@ def _eps_note(claim: PreparedClaim, cex: dict | None) -> list[str]:
         return []
     if value > 0:
         return []
-    return [f"the counterexample has eps = {cex['eps']}, which the claim allows (it assumes "
-            "nothing about eps); if it is meant for eps > 0, as papers take it, add "
-            "`assume eps > 0`"]
+    return [(f"the counterexample has eps = {cex['eps']}, which the claim allows (it assumes "
+             "nothing about eps); if it is meant for eps > 0, as papers take it, add "
+             "`assume eps > 0`")]
