@@ -104,3 +104,53 @@ def test_a_refutation_at_eps_le_0_says_the_claim_left_eps_open():
     assert statuses(r"\|\hat x\|_2^2 \le d", PRE + "\ndocument assume eps > 0") == ["proved"]
     wrong = rows(r"\|\hat x\|_2^2 \le d - 1", PRE + "\ndocument assume eps > 0")
     assert [s for s, _, _ in wrong] == ["refuted"] and "eps > 0" not in wrong[0][1]
+
+
+# --- red-team round 6 --------------------------------------------------------------------
+
+FIXED = "use layernorm\ndocument let d = 4\nvector g\nscalar a, gamma"
+
+
+@pytest.mark.parametrize("latex", [
+    r"g \odot 2x = 2(\mathbf 1^\top g)\, x",  # was (g odot 2) x, proved
+    r"g \odot \frac{1}{2} x = \frac{1}{2}\,\mathbf 1^\top g\, x",
+    r"g \odot a x = a\,(\mathbf 1^\top g)\, x",
+    r"g \odot 3 = 3\,\mathbf 1^\top g",  # a vector odot a number was a contraction
+    r"a \odot x = a\, \mathbf 1^\top x",
+    r"g \odot a = a\, \mathbf 1^\top g",
+])
+def test_entrywise_products_of_a_number_or_an_unbracketed_product_are_errors(latex):
+    assert statuses(latex, FIXED) == ["error"]
+
+
+@pytest.mark.parametrize("latex, status", [
+    (r"2 g\odot x = g \odot (2x)", "proved"),  # was refuted: the operand cut at '2'
+    (r"g \odot (a x) = a\, (g \odot x)", "proved"),
+    (r"g \odot x = x \odot g", "proved"),
+    (r"g \odot x = (g^\top x) \mathbf 1", "refuted"),
+])
+def test_entrywise_products_of_two_vectors_still_read(latex, status):
+    assert statuses(latex, FIXED) == [status]
+
+
+@pytest.mark.parametrize("latex", [
+    r"\sum_i \hat x_i^2 = \frac{d\,\sigma^2}{\sigma^2+\epsilon} ~~ (4)",
+    r"\mathrm{E}[\hat x] = 1 \ (3)",
+])
+def test_a_hand_written_equation_number_is_not_a_factor(latex):
+    out = rows(latex)
+    assert [s for s, _, _ in out] == ["error"], out
+    assert "equation number" in out[0][1]
+
+
+def test_a_relation_set_apart_after_a_condition_is_an_error():
+    out = rows(r"\hat x = \frac{x-\mu}{\sqrt{\sigma^2+\epsilon}} \quad \text{provided}\ "
+               r"\epsilon = 0 \quad y = \hat x")
+    assert [s for s, _, _ in out] == ["error"], out
+    assert "another condition or a claim" in out[0][1]
+    # conditions joined by a comma or \text{and} are one list
+    both = rows(r"y = \gamma \hat x \quad \text{if}\ \gamma = 1 \text{ and } \beta = 0")
+    assert [s for s, _, _ in both] == ["proved"], both  # y = gamma*xhat + beta*ones
+    assert "beta == 0" in both[0][2]
+    wrong = rows(r"y = 2 \hat x \quad \text{if}\ \gamma = 1 \text{ and } \beta = 0")
+    assert [s for s, _, _ in wrong] == ["refuted"], wrong

@@ -242,6 +242,14 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                                     + _scope_all(claim) + "): no witness can exist"}
         else:
             agree, differ, unclear = num.run(eq, _numeric_dims(claim, dims))
+            early = None
+            if not differ and op == "==" and claim.d_value:
+                # at the one fixed d the explicit engine's exact proof is the whole answer,
+                # and it is cheaper than the SMT step (whose proofs wait for cvc5)
+                early = _explicit_dims(claim, eq, dims, deadline)
+                if early:
+                    v.status, v.engine, v.scope = PROVED, "explicit", f"d = {claim.d_value}"
+                    return _finished(v, num, t0)
             if not differ:  # numbers found nothing: decide the reduced claim exactly
                 smt = _smt_step(claim, claim.relation, budget)
                 if _apply_smt(v, claim, smt, num, dims):
@@ -258,7 +266,8 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                     v.counterexample = num.counterexample
                     v.scope = _where(claim, "witness", num.counterexample)
             elif op == "==":
-                done = _explicit_dims(claim, eq, dims, deadline)
+                done = early if early is not None else _explicit_dims(claim, eq, dims,
+                                                                       deadline)
                 if done and claim.d_value:
                     v.status, v.engine, v.scope = PROVED, "explicit", f"d = {claim.d_value}"
                 elif done and not _has_vectors(claim):

@@ -214,9 +214,19 @@ def entrywise_terms(e: Expr) -> int:
     return sum(1 for n in nodes(e) if isinstance(n, VectorLit))  # one unit vector per term
 
 
+def _plain_scalar(e: Expr) -> bool:
+    """A number, or a product or quotient of numbers (``2``, ``\\frac{1}{2}``, ``-3``)."""
+    if isinstance(e, Num):
+        return True
+    if isinstance(e, Neg):
+        return _plain_scalar(e.operand)
+    return isinstance(e, BinOp) and e.op in ("*", "/") and _plain_scalar(e.left) \
+        and _plain_scalar(e.right)
+
+
 def _entrywise(u: Expr, v: Expr, dim: int | None, what: str, pos: Pos, file: str) -> Expr:
     """The entrywise product of the vectors ``u`` and ``v`` at the fixed dimension ``dim``:
-    ``sum_k (e_k^T u)(e_k^T v) e_k`` with the unit vectors written as literals.  The claim
+    ``sum_k (u^T e_k)(v^T e_k) e_k`` with the unit vectors written as literals.  The claim
     language has no entrywise product for a symbolic d, so without a fixed d it is an error."""
     if dim is None:
         raise _err(f"{what}: an entrywise product is read only at a fixed dimension", pos, file,
@@ -229,11 +239,18 @@ def _entrywise(u: Expr, v: Expr, dim: int | None, what: str, pos: Pos, file: str
     if entrywise_terms(u) or entrywise_terms(v):
         raise _err(f"{what}: nested entrywise products are not written out", pos, file,
                    "name the inner product first (h = g \\odot x, then h \\odot y)")
+    if _plain_scalar(u) or _plain_scalar(v):
+        raise _err(f"{what} of a number: an entrywise product takes two vectors", pos, file,
+                   "for a scalar times a vector write a x (or a \\cdot x)")
     total: Expr | None = None
     for k in range(dim):
         unit = VectorLit(tuple(Num(Fraction(int(j == k)), pos) for j in range(dim)), pos)
-        term = BinOp("*", BinOp("*", BinOp("*", Transpose(unit, pos), u, pos),
-                                BinOp("*", Transpose(unit, pos), v, pos), pos), unit, pos)
+        # u.T*e_k (not e_k.T*u): for a vector u it is the entry u_k, and for a scalar u it is
+        # a vector, so that the product of the terms below is ill-formed and the claim is an
+        # error instead of a silent contraction (e_k.T*s would be a row, (e_k.T*g)(e_k.T*s)
+        # e_k then the scalar s*g_k)
+        term = BinOp("*", BinOp("*", BinOp("*", Transpose(u, pos), unit, pos),
+                                BinOp("*", Transpose(v, pos), unit, pos), pos), unit, pos)
         total = term if total is None else BinOp("+", total, term, pos)
     assert total is not None
     return total

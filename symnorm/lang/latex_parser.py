@@ -146,12 +146,22 @@ class ExprParser:
         cond_of = -1  # after \text{if}: the chain the row's further relations qualify
         while True:
             row_break = False
+            spaced = None  # a \quad written between a condition and what follows it
             while self.at(*SEPARATORS, IF):
                 if self.at("\\\\"):
                     row_break, row, cond_of = True, [], -1
                 elif self.at(IF):
                     cond_of = self._condition_target(row, cond_of)
+                elif self.at("\\quad", "\\qquad") and cond_of != -1 and \
+                        self.text[self.peek().start:].startswith(("\\quad", "\\qquad")):
+                    spaced = self.peek()
                 self.i += 1
+            if spaced is not None and cond_of != -1 and self.peek() is not None and \
+                    not (self.at(".") and self.peek(1) is None):
+                raise self.err("a relation after a condition, set apart by a space: is it "
+                               "another condition or a claim of its own?", spaced,
+                               "separate conditions with ',' (or \\text{and}); put a claim "
+                               "that follows a condition on a row of its own (\\\\)")
             if self.peek() is None or (self.at(".") and self.peek(1) is None):
                 break
             # `a &= b \\ &= c` (align): a row that starts with a relation continues the chain
@@ -348,6 +358,11 @@ class ExprParser:
             elif t.text == "\\odot":  # entrywise: read only at a fixed d (latex_index.lower)
                 self.i += 1
                 node = BinOp("odot", node, self.factor(), node.pos)
+                nxt = self.peek()
+                if nxt is not None and self.starts_factor(nxt):
+                    raise self.err(f"ambiguous operand of \\odot: a product continues with "
+                                   f"{nxt.text!r}", nxt, "put the operand in parentheses: "
+                                   "g \\odot (2x), or (g \\odot x) y")
             elif t.text == "/":
                 self.i += 1
                 node = BinOp("/", node, self.factor(), node.pos)
@@ -358,6 +373,11 @@ class ExprParser:
             elif self.starts_factor(t):
                 if t.gap:
                     self.spaced = t
+                    if t.text == "(" and self._number_in_parentheses():
+                        raise self.err("a number in parentheses after a space looks like an "
+                                       "equation number, not a factor", t,
+                                       "number equations with \\tag{4}; for a product write "
+                                       "\\cdot (4)")
                 if t.text[0].isdigit():
                     raise self.err(f"number {t.text} directly after a factor", t,
                                    "write the number first (2x) or use \\cdot")
@@ -365,6 +385,12 @@ class ExprParser:
             else:
                 break
         return node
+
+    def _number_in_parentheses(self) -> bool:
+        """Whether the tokens at the position are ``( digits )``."""
+        toks = [self.peek(k) for k in range(3)]
+        return (None not in toks and toks[1].text[0].isdigit()  # type: ignore[union-attr]
+                and toks[2].text == ")")  # type: ignore[union-attr]
 
     def factor(self) -> Expr:
         t = self.peek()
