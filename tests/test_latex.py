@@ -252,9 +252,11 @@ def test_connective_words_separate_relations(word: str) -> None:
 
 @pytest.mark.parametrize("word", ["for", "if", "when", " provided that "])
 def test_condition_words_make_hypotheses(word: str) -> None:
-    (st,) = parse(f"a = b \\text{{{word}}} c = d, \\quad x^\\top x > 0")
+    (st,) = parse(f"a = b \\text{{{word}}} c = d,\\ x^\\top x > 0")
     assert st.relation == eq(a, b)
     assert [g.op for g in st.given] == ["==", ">"]
+    with pytest.raises(SourceError, match="another condition or a claim"):
+        parse(f"a = b \\text{{{word}}} c = d, \\quad x^\\top x > 0")
 
 
 def test_semicolon_inside_a_call_is_not_a_separator() -> None:
