@@ -25,6 +25,7 @@ symnorm.safeio.UnsafeOutputError: refusing to write through the symbolic link ..
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -82,8 +83,22 @@ def _refuse_link(path: Path) -> None:
                             "(remove it, or choose another -o folder)")
 
 
+#: What a written text file never holds raw (see :meth:`OutputDir.write_text`).
+_INERT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                    "\u2066-\u2069]")
+
+#: The file in an output folder that lists what symnorm wrote there.
+MANIFEST = ".symnorm-files"
+MANIFEST_HEADER = "# files written by symnorm; an existing file not listed here is never replaced"
+MANIFEST_BYTES = 1 << 20
+
+
 class OutputDir:
-    """A real folder (created if missing) that files are written into atomically."""
+    """A real folder (created if missing) that files are written into atomically.
+
+    A file that exists and is not listed in the folder's manifest (``.symnorm-files``) was
+    not written by symnorm and is never replaced.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -116,6 +131,30 @@ class OutputDir:
             raise UnsafeOutputError(f"{target} exists and is not a folder (remove it)")
         if not folder and target.is_dir():
             raise UnsafeOutputError(f"{target} is a folder; cannot write the report file there")
+        if not folder and target.exists() and name not in self._written():
+            # a file symnorm did not write here (the user's notes, the input document itself
+            # with -o .): never replaced
+            raise UnsafeOutputError(f"{target} exists and was not written by symnorm; "
+                                    "refusing to replace it (choose a new or empty -o folder, "
+                                    "or remove the file)")
+
+    def _written(self) -> set[str]:
+        """The names symnorm wrote into this folder (its manifest :data:`MANIFEST`)."""
+        target = self.path / MANIFEST
+        if _is_link(target) or not target.is_file():
+            return set()
+        try:
+            text = target.read_bytes()[:MANIFEST_BYTES].decode("utf-8", "replace")
+        except OSError:
+            return set()
+        return {line for line in text.splitlines()[1:] if line}
+
+    def _record(self, name: str) -> None:
+        names = self._written()
+        if name in names:
+            return
+        body = "\n".join([MANIFEST_HEADER, *sorted(names | {name})]) + "\n"
+        self._replace(MANIFEST, body.encode("utf-8", "backslashreplace"))
 
     def sub(self, name: str) -> OutputDir:
         """A sub-folder ``name`` (refused if it is a link or a file)."""
@@ -123,9 +162,17 @@ class OutputDir:
         return OutputDir(self.path / name)
 
     def write(self, name: str, data: bytes) -> Path:
-        """Write ``data`` to ``name`` through a temporary file renamed into place."""
-        target = self.path / name
+        """Write ``data`` to ``name`` through a temporary file renamed into place; the name is
+        recorded in the folder's manifest, so that only files symnorm wrote are replaced."""
         self.check(name)
+        target = self._replace(name, data)
+        self._record(name)
+        return target
+
+    def _replace(self, name: str, data: bytes) -> Path:
+        target = self.path / name
+        if _is_link(target):
+            _refuse_link(target)
         fd, tmp = _temporary(self.path, name)
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -139,6 +186,10 @@ class OutputDir:
         return target
 
     def write_text(self, name: str, text: str) -> Path:
+        """Write ``text`` as UTF-8, with the characters that reorder or control what a reader
+        sees (C0/C1 controls but newline and tab, DEL, bidi overrides and isolates) shown as
+        ``[U+XXXX]``: ``cat report.md`` or a browser then shows them and never obeys them."""
+        text = _INERT.sub(lambda m: f"[U+{ord(m.group()):04X}]", text.replace("\r\n", "\n"))
         return self.write(name, text.encode("utf-8", "backslashreplace"))  # lone surrogates: text
 
 

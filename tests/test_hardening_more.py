@@ -57,3 +57,51 @@ def test_math_nested_past_what_tex_allows_is_not_emitted_as_math():
     deep = "\\left(" * 300 + "x" + "\\right)" * 300
     assert safe_math(deep) is None
     assert safe_math("\\left(x\\right)") is not None
+
+
+# --- red-team round 7 ----------------------------------------------------------------------
+
+def test_report_never_replaces_a_file_symnorm_did_not_write(tmp_path):
+    (tmp_path / "doc.md").write_text(BAD, encoding="utf-8")
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "report.html").write_text("my own notes", encoding="utf-8")
+    p = _symnorm("report", "doc.md", "-o", "o", cwd=tmp_path)
+    assert p.returncode == 2 and b"was not written by symnorm" in p.stderr, p.stderr
+    assert b"Traceback" not in p.stderr
+    assert (out / "report.html").read_text(encoding="utf-8") == "my own notes"
+    # the input document itself, with -o .
+    (tmp_path / "report.md").write_text(BAD, encoding="utf-8")
+    p = _symnorm("report", "report.md", "-o", ".", cwd=tmp_path)
+    assert p.returncode == 2 and (tmp_path / "report.md").read_text(encoding="utf-8") == BAD
+    # what symnorm wrote itself it replaces on the next run
+    fresh = tmp_path / "fresh"
+    assert _symnorm("report", "doc.md", "-o", "fresh", cwd=tmp_path).returncode == 0
+    first = (fresh / "report.md").read_bytes()
+    assert _symnorm("report", "doc.md", "-o", "fresh", cwd=tmp_path).returncode == 0
+    assert (fresh / "report.md").read_bytes().startswith(first[:40])
+
+
+def test_written_reports_hold_no_raw_controls_or_bidi_overrides(tmp_path):
+    doc = ("# Title \u202eevil\u202c with \x1b[31mred\x1b[0m and a bell \x07\n\n"
+           "```symnorm\nscalar a\nclaim ok: a == a  # \u202e comment\n```\n")
+    (tmp_path / "doc.md").write_text(doc, encoding="utf-8")
+    assert _symnorm("report", "doc.md", "-o", "o", cwd=tmp_path).returncode == 0
+    for name in ("report.md", "report.html", "report.tex", "evidence.json"):
+        text = (tmp_path / "o" / name).read_text(encoding="utf-8")
+        assert not any(ch in text for ch in "\u202e\u202c\x1b\x07"), name
+    assert "[U+202E]" in (tmp_path / "o" / "report.md").read_text(encoding="utf-8")
+
+
+def test_latex_reproduce_line_is_never_a_quoted_command(tmp_path):
+    name = "x'$(touch PWNED3)'y.md"
+    (tmp_path / name).write_text(BAD, encoding="utf-8")
+    assert _symnorm("report", name, "-o", "rep", cwd=tmp_path).returncode == 0
+    tex = (tmp_path / "rep" / "report.tex").read_text(encoding="utf-8")
+    line = next(ln for ln in tex.splitlines() if "Reproduce" in ln)
+    assert "touch" not in line and "report.md or report.html" in line
+    # a plain file name is printed as the command
+    (tmp_path / "plain.md").write_text(BAD, encoding="utf-8")
+    assert _symnorm("report", "plain.md", "-o", "rep2", cwd=tmp_path).returncode == 0
+    tex = (tmp_path / "rep2" / "report.tex").read_text(encoding="utf-8")
+    assert "symnorm check ../plain.md --only wrong" in tex.replace("\\allowbreak{}", "")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from symnorm.cli import main
+from symnorm.safeio import MANIFEST
 
 SMALL = ["--dtypes", "float16,float32", "--methods", "one-pass,welford", "--n", "64",
          "--samples", "2", "--ratios", "1,100", "--eps-values", "1e-8,1e-2",
@@ -30,7 +31,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 
 def test_writes_every_file(report: tuple[Path, str]) -> None:
     out, printed = report
-    names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()
+             and p.name != MANIFEST}
     figs = {f"figures/precision_{kind}_{cfg}.{ext}" for kind in ("variance", "eps")
             for cfg in ("float16", "float16_float32", "float32") for ext in ("svg", "png", "csv")}
     assert names == {"precision.md", "precision.html", "precision.tex", "precision.json",

@@ -9,6 +9,7 @@ import pytest
 
 from symnorm.cli import main
 from symnorm.report.build import PAPER
+from symnorm.safeio import MANIFEST
 
 DOC = """# Small derivation
 
@@ -39,7 +40,9 @@ def test_report_writes_every_file_and_prints_the_html_path(
     names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert names == {"report.html", "report.md", "report.tex", "evidence.json",
                      "figures/batch_flip.svg", "figures/batch_flip.png",
-                     "figures/batch_flip.csv"}
+                     "figures/batch_flip.csv",
+                     # the manifests of what symnorm wrote (safeio.MANIFEST)
+                     ".symnorm-files", "figures/.symnorm-files"}
     data = json.loads((out / "evidence.json").read_text())
     assert [(c["label"], c["status"]) for c in data["claims"]] == [("mean", "proved"),
                                                                   ("wrong", "refuted")]
@@ -110,7 +113,7 @@ def test_no_arguments_reports_the_paper(tmp_path: Path, monkeypatch: pytest.Monk
     data = json.loads((out / "evidence.json").read_text())
     assert data["claims"] and not [c for c in data["claims"]
                                    if c["status"] in ("refuted", "error")]
-    figures = {p.name for p in (out / "figures").iterdir()}
+    figures = {p.name for p in (out / "figures").iterdir()} - {MANIFEST}
     for name in ("eps_scale", "batch_flip"):
         assert {f"{name}.svg", f"{name}.png", f"{name}.csv"} <= figures
 

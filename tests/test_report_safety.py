@@ -15,6 +15,7 @@ from symnorm.check.verdict import DocumentResult, Verdict
 from symnorm.report.build import write_report
 from symnorm.report.mathml import to_mathml
 from symnorm.report.texsafe import escape_text, safe_math
+from symnorm.safeio import MANIFEST
 
 SAFE_MATH = [
     r"\frac{a}{b}", r"x^\top", r"\begin{pmatrix}1&2\\3&4\end{pmatrix}",
@@ -376,7 +377,8 @@ def test_check_refuses_exactly_the_figures_report_cannot_draw(line, tmp_path) ->
     assert [v.status for v in result.verdicts] == ["proved", "error"]
     assert result.verdicts[1].line == 6 and result.verdicts[1].label.startswith("figure ")
     files = write_report(doc, result, tmp_path / "o", date="2026-01-01", sandbox=False)
-    assert sorted(p.name for p in (tmp_path / "o" / "figures").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "o" / "figures").iterdir()
+                  if p.name != MANIFEST) == [
         "batch_flip.csv", "batch_flip.png", "batch_flip.svg"]
     assert "Claim 2" in files["report.html"].read_text()
 
@@ -394,7 +396,8 @@ def test_slow_figure_stops_at_the_time_limit_and_says_so(tmp_path) -> None:
     assert err["label"] == "figure eps_scale" and err["line"] == 6
     assert "time limit of 2 s" in err["message"]
     assert "time limit of 2 s" in (tmp_path / "o" / "report.html").read_text()
-    assert sorted(p.name for p in (tmp_path / "o" / "figures").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "o" / "figures").iterdir()
+                  if p.name != MANIFEST) == [
         "batch_flip.csv", "batch_flip.png", "batch_flip.svg"]
 
 

@@ -24,7 +24,15 @@ from .model import (
 )
 from .printer import Printer
 from .steps import GRAM_LEGEND, GRAM_LEGEND_TEX
-from .texsafe import breakable_text, cjk_text, escape_text, has_cjk, safe_math, short_lines
+from .texsafe import (
+    breakable_text,
+    cjk_text,
+    escape_text,
+    has_cjk,
+    safe_math,
+    short_lines,
+    tex_command,
+)
 
 __all__ = ["LatexPrinter", "needs_xelatex"]
 
@@ -146,7 +154,7 @@ class LatexPrinter(Printer):
                "\\item[Assumptions] " + (", ".join(
                    f"\\texttt{{{breakable_text(a)}}}" for a in v.assumptions) or "none") + "\n",
                f"\\item[Engine] {escape_text(v.engine) or '--'}\n",
-               f"\\item[Reproduce] \\texttt{{{breakable_text(c.reproduce)}}}\n"]
+               f"\\item[Reproduce] {tex_command(c.reproduce)}\n"]
         if v.message:
             out.append(f"\\item[Message] {breakable_text(v.message)}\n")
         out += [f"\\item[Note] {breakable_text(n)}\n" for n in v.notes]

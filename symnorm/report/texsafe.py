@@ -178,6 +178,21 @@ def escape_text(text: str) -> str:
     return "".join(out)
 
 
+#: Characters a shell command may hold to be printed in report.tex as it is: none that needs
+#: quoting, since a PDF shows ' as a curly quote (copying it gives U+2019) and TeX's "
+#: as '' - a quoted argument would not survive the way from the PDF back to a shell.
+_PLAIN_COMMAND = re.compile(r"[A-Za-z0-9 _./:=@%+,-]*")
+
+
+def tex_command(command: str) -> str:
+    """A shell command for report.tex: printed when it needs no quoting, otherwise a note
+    that sends the reader to report.md or report.html, whose command quoting is exact."""
+    if _PLAIN_COMMAND.fullmatch(command) and not command.startswith("-"):
+        return "\\texttt{" + breakable_text(command) + "}"
+    return ("\\emph{the command names a file that needs shell quoting, which a PDF does not "
+            "copy faithfully: take it from report.md or report.html}")
+
+
 def breakable_text(text: str) -> str:
     """:func:`escape_text`, plus line-break points after operators in long formulas."""
     return "".join(escape_text(ch) + (r"\allowbreak{}" if ch in ",+*/=(;" else "")
