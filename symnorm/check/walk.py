@@ -78,7 +78,7 @@ def _gitignore(folder: Path) -> list[tuple[Path, Any]]:
             continue
         try:  # one line at a time: as git does, an invalid pattern is dropped, not fatal
             patterns += pathspec.GitIgnoreSpec.from_lines([line]).patterns
-        except Exception:  # noqa: BLE001 - pathspec's refusal, whatever its class
+        except Exception:  # noqa: BLE001, S112 - pathspec refuses with various classes
             continue
     return [(folder, pathspec.GitIgnoreSpec(patterns))] if patterns else []
 
