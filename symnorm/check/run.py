@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
 from ..lang.document import Definition, Document, parse_text, read_document, source_lines
-from ..safetext import LABEL_CHARS
+from ..safetext import LABEL_CHARS, MAX_LABEL
 from .limits import DEFAULT_TIMEOUT, MAX_DPS, MAX_TIMEOUT, MIN_DPS
 from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
 from .walk import SKIPPED_WORDS, collect_paths, find_documents
@@ -109,7 +109,7 @@ def _error_verdict(doc: Document | None, exc: SourceError) -> Verdict:
         lines = source_lines(doc.source)
         if 0 < exc.line <= len(lines):
             m = _CLAIM_LABEL.match(lines[exc.line - 1])
-            if m:
+            if m and len(m.group(m.lastindex or 0)) <= MAX_LABEL:  # a long one is the error
                 label = m.group(1) or m.group(2) or re.sub(r"\s+", " ", m.group(3))
     return Verdict(file=exc.file, line=exc.line, column=exc.column, label=label,
                    statement="", status=ERROR, message=str(exc))
