@@ -66,3 +66,29 @@ def test_gitignore_read_is_bounded(tmp_path):
     assert collect_paths([tmp_path]) == [tmp_path / "d.md"]
     (tmp_path / ".gitignore").write_text("d.md\n" + "# c\n" * 10)
     assert collect_paths([tmp_path]) == []
+
+
+def test_skipped_folders_are_named_on_stderr(tmp_path):
+    (tmp_path / "d.md").write_text(DOC)
+    for sub, plant in [("venv", "pyvenv.cfg"), ("rep", "evidence.json"), ("ign", None),
+                       ("open", None)]:
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "x.md").write_text(DOC)
+        if plant:
+            (tmp_path / sub / plant).write_text("")
+    (tmp_path / "rep" / "report.html").write_text("")
+    (tmp_path / ".gitignore").write_text("ign/\n")
+    p = _check(tmp_path)
+    assert p.returncode == 0 and "2 proved" in p.stdout, p.stdout + p.stderr
+    [line] = [s for s in p.stderr.splitlines() if s.startswith("skipped:")]
+    assert line.startswith("skipped: 3 folders (")
+    for sub, why in [("venv", "virtual environment"), ("rep", "symnorm report"),
+                     ("ign", ".gitignore")]:
+        assert f"{tmp_path / sub}: {why}" in line
+    assert f"{tmp_path / 'open'}:" not in line
+
+
+def test_nothing_skipped_says_nothing(tmp_path):
+    (tmp_path / "d.md").write_text(DOC)
+    p = _check(tmp_path)
+    assert p.returncode == 0 and "skipped" not in p.stderr

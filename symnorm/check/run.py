@@ -321,18 +321,21 @@ def _no_blocks(path: Path) -> DocumentResult:
 
 
 def check_paths(paths: Iterable[str | Path], *, only: str | None = None,
-                progress: Progress | None = None, **kwargs) -> list[DocumentResult]:
+                progress: Progress | None = None,
+                skipped: list[tuple[Path, str]] | None = None,
+                **kwargs) -> list[DocumentResult]:
     """Check every document under ``paths``.
 
     A named file without a ``symnorm`` block is an error; in folders such files are skipped,
     and a folder without any document raises :class:`~symnorm.errors.SourceError`.  With
     ``only``, a label no document has raises :class:`~symnorm.errors.SourceError` naming the
-    labels that start with it, before anything is checked.
+    labels that start with it, before anything is checked.  Folders a walk does not enter
+    are added to ``skipped`` with the reason.
     """
     loaded: list[Document | DocumentResult] = []
     for p in paths:
         kept: list[Document | DocumentResult] = []
-        for q, named in find_documents([p]):
+        for q, named in find_documents([p], skipped):
             doc = _read(q)
             if isinstance(doc, Document) and not doc.blocks:
                 if named:  # a folder's other Markdown files are not derivation documents
