@@ -27,13 +27,15 @@ __all__ = ["LABEL_CHARS", "VisibleStream", "is_label", "reproduce_command", "she
 #: Claim labels: a letter or ``_``, then letters, digits, ``_``, ``.`` and ``-`` (ASCII).
 LABEL_CHARS = "[A-Za-z_][A-Za-z0-9_.-]*"
 _LABEL = re.compile(LABEL_CHARS)
+#: The longest claim label (labels are shown in tables, file names and `--only` commands).
+MAX_LABEL = 100
 #: Characters that reorder or hide text: bidi embeddings, overrides, isolates and marks.
 _BIDI = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
 
 
 def is_label(text: str) -> bool:
     """Whether ``text`` is a claim label: ``[A-Za-z_][A-Za-z0-9_.-]*``, at most 100 chars."""
-    return len(text) <= 100 and _LABEL.fullmatch(text) is not None
+    return len(text) <= MAX_LABEL and _LABEL.fullmatch(text) is not None
 
 
 def _shown(ch: str, newlines: bool) -> str:

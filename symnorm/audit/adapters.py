@@ -60,6 +60,12 @@ def _is_torch_tensor(obj: Any) -> bool:
     return type(obj).__module__.startswith("torch") and hasattr(obj, "detach")
 
 
+def _printable(text: str) -> str:
+    """``text`` on one line with control and format characters escaped (the user's code
+    chose it: no line breaks, terminal escapes or bidi overrides)."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 class Target:
     """A callable implementation plus handles on its parameters, buffers and mode."""
 
@@ -68,11 +74,11 @@ class Target:
     def __call__(self, x: np.ndarray) -> np.ndarray:
         try:
             y = self._call(x)
-        except SymnormError:
+        except (SymnormError, KeyboardInterrupt):
             raise
-        except Exception as exc:  # the implementation's own failure, reported as such
-            raise AuditError(f"{self.name} raised {type(exc).__name__} on an input of shape "
-                             f"{tuple(x.shape)}: {exc}") from exc
+        except BaseException as exc:  # its own failure, SystemExit included
+            raise AuditError(_printable(f"{self.name} raised {type(exc).__name__} on an input "
+                                        f"of shape {tuple(x.shape)}: {exc}")) from exc
         if y.shape != x.shape:
             raise AuditError(f"{self.name} returned shape {tuple(y.shape)} for an input of "
                              f"shape {tuple(x.shape)}")

@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
 from ..lang.document import Definition, Document, parse_text, read_document, source_lines
-from ..safetext import LABEL_CHARS
+from ..safetext import LABEL_CHARS, MAX_LABEL
 from .limits import DEFAULT_TIMEOUT, MAX_DPS, MAX_TIMEOUT, MIN_DPS
 from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
 from .walk import SKIPPED_WORDS, collect_paths, find_documents
@@ -109,7 +109,7 @@ def _error_verdict(doc: Document | None, exc: SourceError) -> Verdict:
         lines = source_lines(doc.source)
         if 0 < exc.line <= len(lines):
             m = _CLAIM_LABEL.match(lines[exc.line - 1])
-            if m:
+            if m and len(m.group(m.lastindex or 0)) <= MAX_LABEL:  # a long one is the error
                 label = m.group(1) or m.group(2) or re.sub(r"\s+", " ", m.group(3))
     return Verdict(file=exc.file, line=exc.line, column=exc.column, label=label,
                    statement="", status=ERROR, message=str(exc))
@@ -321,18 +321,21 @@ def _no_blocks(path: Path) -> DocumentResult:
 
 
 def check_paths(paths: Iterable[str | Path], *, only: str | None = None,
-                progress: Progress | None = None, **kwargs) -> list[DocumentResult]:
+                progress: Progress | None = None,
+                skipped: list[tuple[Path, str]] | None = None,
+                **kwargs) -> list[DocumentResult]:
     """Check every document under ``paths``.
 
     A named file without a ``symnorm`` block is an error; in folders such files are skipped,
     and a folder without any document raises :class:`~symnorm.errors.SourceError`.  With
     ``only``, a label no document has raises :class:`~symnorm.errors.SourceError` naming the
-    labels that start with it, before anything is checked.
+    labels that start with it, before anything is checked.  Folders a walk does not enter
+    are added to ``skipped`` with the reason.
     """
     loaded: list[Document | DocumentResult] = []
     for p in paths:
         kept: list[Document | DocumentResult] = []
-        for q, named in find_documents([p]):
+        for q, named in find_documents([p], skipped):
             doc = _read(q)
             if isinstance(doc, Document) and not doc.blocks:
                 if named:  # a folder's other Markdown files are not derivation documents

@@ -18,7 +18,8 @@ from typing import Any
 
 from ..errors import SourceError
 
-__all__ = ["SKIPPED_FOLDERS", "SKIPPED_WORDS", "collect_paths", "find_documents"]
+__all__ = ["SKIPPED_FOLDERS", "SKIPPED_WORDS", "collect_paths", "find_documents",
+           "skipped_summary"]
 
 
 #: Folders a walk never enters: build output, caches and installed packages.
@@ -30,12 +31,22 @@ SKIPPED_WORDS = ("hidden folders, virtual environments, build output (build, dis
 
 
 def _skipped_folder(folder: Path) -> bool:
+    return _skip_reason(folder) is not None
+
+
+def _skip_reason(folder: Path) -> str | None:
+    """Why a walk does not enter ``folder``, in words, or ``None``."""
     name = folder.name
-    if name.startswith(".") or name in SKIPPED_FOLDERS or name.endswith(".egg-info"):
-        return True
+    if name.startswith("."):
+        return "hidden"
+    if name in SKIPPED_FOLDERS or name.endswith(".egg-info"):
+        return "build output" if name != "symnorm-report" else "symnorm report"
     # a virtual environment (venv, virtualenv, conda) or a report symnorm wrote
-    return ((folder / "pyvenv.cfg").exists() or (folder / "conda-meta").is_dir()
-            or ((folder / "evidence.json").is_file() and (folder / "report.html").is_file()))
+    if (folder / "pyvenv.cfg").exists() or (folder / "conda-meta").is_dir():
+        return "virtual environment"
+    if (folder / "evidence.json").is_file() and (folder / "report.html").is_file():
+        return "symnorm report"
+    return None
 
 
 def _gitignores(root: Path) -> list[tuple[Path, Any]]:
@@ -49,16 +60,38 @@ def _gitignores(root: Path) -> list[tuple[Path, Any]]:
     return [s for s in specs if s[0] == root or not _ignored(root, True, [s])]
 
 
+#: How much of a .gitignore is read, and which patterns are used: pathspec matches with
+#: backtracking regular expressions, so a pattern with many ``*`` against a long path can
+#: take minutes; such patterns are skipped (git itself skips the ones it cannot parse).
+GITIGNORE_MAX_BYTES = 1 << 20
+GITIGNORE_MAX_LINES = 10_000
+GITIGNORE_MAX_PATTERN = 1024
+GITIGNORE_MAX_STARS = 8
+#: single ``*`` outside ``**``: each one is a backtracking ``[^/]*``; 4 of them take 0.2 s
+#: against a 250-character name, 8 take 8 s against 60 characters (pathspec 1.1)
+GITIGNORE_MAX_SINGLE_STARS = 3
+
+
 def _gitignore(folder: Path) -> list[tuple[Path, Any]]:
     f = folder / ".gitignore"
-    if not f.is_file():
+    if not f.is_file():  # (a pipe or device is not read)
         return []
     import pathspec
     try:
-        lines = f.read_text("utf-8", errors="replace").splitlines()
+        with f.open("rb") as fh:
+            data = fh.read(GITIGNORE_MAX_BYTES)
     except OSError:
         return []
-    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))]
+    patterns = []
+    for line in data.decode("utf-8", errors="replace").splitlines()[:GITIGNORE_MAX_LINES]:
+        if (len(line) > GITIGNORE_MAX_PATTERN or line.count("*") > GITIGNORE_MAX_STARS
+                or line.replace("**", "").count("*") > GITIGNORE_MAX_SINGLE_STARS):
+            continue
+        try:  # one line at a time: as git does, an invalid pattern is dropped, not fatal
+            patterns += pathspec.GitIgnoreSpec.from_lines([line]).patterns
+        except Exception:  # noqa: BLE001, S112 - pathspec refuses with various classes
+            continue
+    return [(folder, pathspec.GitIgnoreSpec(patterns))] if patterns else []
 
 
 def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, Any]]) -> bool:
@@ -72,8 +105,9 @@ def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, Any]]) -> bool:
     return False
 
 
-def _walk(root: Path) -> list[Path]:
-    """The ``.md`` files under ``root``, sorted, without the folders a walk skips."""
+def _walk(root: Path, skipped: list[tuple[Path, str]] | None = None) -> list[Path]:
+    """The ``.md`` files under ``root``, sorted, without the folders a walk skips (added to
+    ``skipped`` with the reason)."""
     out: list[Path] = []
     top = root.absolute()  # .gitignore rules are matched on absolute paths
     specs = _gitignores(top)
@@ -84,24 +118,31 @@ def _walk(root: Path) -> list[Path]:
             specs = specs + _gitignore(where)
         keep = []
         for name in sorted(dirs):
-            if not _skipped_folder(base / name) and not _ignored(where / name, True, specs):
+            why = _skip_reason(base / name)
+            if why is None and _ignored(where / name, True, specs):
+                why = ".gitignore"
+            if why is None:
                 keep.append(name)
+            elif skipped is not None:
+                skipped.append((base / name, why))
         dirs[:] = keep
         out += [base / f for f in files if f.endswith(".md") and (base / f).is_file()
                 and not _ignored(where / f, False, specs)]
     return sorted(out)
 
 
-def find_documents(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
+def find_documents(paths: Iterable[str | Path], skipped: list[tuple[Path, str]] | None = None
+                   ) -> list[tuple[Path, bool]]:
     """Each file to read, and whether it was named (``True``) or found in a folder.
 
     Folders are walked for ``.md`` files, skipping hidden folders, virtual environments,
-    build output, symnorm's report folders and paths a ``.gitignore`` lists.
+    build output, symnorm's report folders and paths a ``.gitignore`` lists; each skipped
+    folder is added to ``skipped`` with the reason.
     """
     out: list[tuple[Path, bool]] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out += [(q, False) for q in _walk(p)]
+            out += [(q, False) for q in _walk(p, skipped)]
         elif p.exists():
             out.append((p, True))
         else:
@@ -113,3 +154,16 @@ def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
     """Expand folders into their ``.md`` files (sorted, skipping hidden, virtual-environment,
     build, report and .gitignore'd folders); files are taken as given."""
     return [p for p, _ in find_documents(paths)]
+
+
+def skipped_summary(skipped: list[tuple[Path, str]], shown: int = 5) -> str:
+    """One line naming the folders a walk did not enter (the first ``shown`` of them).
+
+    >>> skipped_summary([(Path("a/venv"), "virtual environment")])
+    'skipped: 1 folder (a/venv: virtual environment)'
+    """
+    from ..safetext import visible
+    n = len(skipped)
+    names = ", ".join(f"{visible(str(p), newlines=False)}: {why}" for p, why in skipped[:shown])
+    more = f", {n - shown} more" if n > shown else ""
+    return f"skipped: {n} folder{'s' if n != 1 else ''} ({names}{more})"

@@ -116,6 +116,19 @@ def _spec(args: argparse.Namespace) -> Any:
     return make(sizes=args.sizes, **kw)
 
 
+def _guarded(name: str, fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` where anything the user's code raises (a ``SystemExit``, a
+    ``BaseException`` subclass, a failing property) is an :class:`AuditError` naming it;
+    Ctrl-C still stops the audit."""
+    from ..audit.adapters import AuditError, _printable
+    try:
+        return fn(*args)
+    except (SymnormError, KeyboardInterrupt, MemoryError):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - user code: SystemExit(0) must not exit 0
+        raise AuditError(_printable(f"{name} raised {type(exc).__name__}: {exc}")) from None
+
+
 def run(args: argparse.Namespace) -> int:
     from ..audit.report import write_audit_report
     if not args.audit_command:
@@ -127,11 +140,11 @@ def run(args: argparse.Namespace) -> int:
         from ..safeio import OutputDir
         OutputDir(args.out)
     # load everything first: a bad name fails before any audit runs
-    targets = [(name, load(name)) for name in args.target]
+    targets = [(name, _guarded(name, load, name)) for name in args.target]
     spec = _spec(args) if args.audit_command == "conform" else None
     sections, texts, datas, worst = [], [], [], 0
     for name, target in targets:
-        section, ok, text, data = _one(args, name, target, spec)
+        section, ok, text, data = _guarded(name, _one, args, name, target, spec)
         sections.append(section)
         texts.append(text)
         datas.append(data)

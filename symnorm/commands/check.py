@@ -95,9 +95,13 @@ def _plural(n: int, word: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from ..report.build import PAPER
     paths = _paths(args)
+    skipped: list = []
     with progress_bar(args.json) as bar:
         results = check_paths(paths, timeout=args.timeout, dps=args.dps, only=args.only,
-                              progress=bar)
+                              progress=bar, skipped=skipped)
+    if skipped:  # a planted pyvenv.cfg or .gitignore must not hide documents silently
+        from ..check.walk import skipped_summary
+        print(skipped_summary(skipped), file=sys.stderr)
     # the paper is named as everywhere else, not by where it is installed
     paper = {id(v) for r in results for v in r.verdicts if args.paper and v.file == str(PAPER)}
     verdicts = [v for r in results for v in r.verdicts]

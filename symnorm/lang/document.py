@@ -22,7 +22,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from ..errors import LimitError, SourceError
 from ..safeio import MAX_DOCUMENT_BYTES, read_capped
-from ..safetext import LABEL_CHARS, is_label
+from ..safetext import LABEL_CHARS, MAX_LABEL, is_label
 from .context import Scope
 from .parser import parse_statement
 from .syntax import Claim, Let, Name, Pos
@@ -202,8 +202,10 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     lead = len(text) - len(text.lstrip())
     try:
         if not is_label(label):  # labels reach shells and terminals: a safe alphabet only
-            raise SourceError(f"invalid claim label {label!r}",
-                              doc.path, line, 1, f"labels match {LABEL_CHARS}")
+            shown = label if len(label) <= MAX_LABEL else f"{label[:20]}..."
+            raise SourceError(f"invalid claim label {shown!r} ({len(label)} characters)",
+                              doc.path, line, 1,
+                              f"labels match {LABEL_CHARS}, at most {MAX_LABEL} characters")
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import SourceError
+from ..safetext import MAX_LABEL
 from .syntax import (
     Assume,
     BinOp,
@@ -314,13 +315,18 @@ class _Parser:
         raise self._err("'latex' statements are read by the LaTeX reader", kw.col)
 
     def label(self) -> str:
-        parts = [self.name("a claim label").text]
+        first = self.name("a claim label")
+        parts = [first.text]
         while self.tok.kind in ("op", "name", "num") and self.tok.text != ":":
             if self.tok.text not in (".", "-") and self.tok.kind == "op":
                 break
             parts.append(self.advance().text)
+        label = "".join(parts)
+        if len(label) > MAX_LABEL:
+            raise self._err(f"claim label {label[:20]}... is {len(label)} characters long",
+                            first.col, f"a label has at most {MAX_LABEL} characters")
         self.expect(":", "after the claim label ")
-        return "".join(parts)
+        return label
 
 
 def _split_comment(text: str) -> str:
