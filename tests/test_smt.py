@@ -8,8 +8,13 @@ the SMT step, and checks every answer against an independent evaluator written h
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -352,3 +357,36 @@ def test_paste_block_of_a_literal_claim_fixes_d(tmp_path):
 def test_claims_after_a_refused_assumption_are_not_checked(tmp_path):
     got = _verdicts(tmp_path, "scalar a\nassume a > 0\nassume a < 0\nclaim f: a == 2")
     assert got["f"].status == "error" and "line 4" in got["f"].message
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
+def test_a_solver_child_dies_with_the_worker_that_forked_it(tmp_path):
+    """A claim's worker killed at the time limit must not leave its cvc5 child running (one
+    ran on for 30 minutes of CPU, orphaned, before this)."""
+    pidfile = tmp_path / "child.pid"
+    code = ("import os, time\n"
+            "from symnorm.engines.smt import _in_child\n"
+            f"def spin():\n    open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+            "    while True: pass\n"
+            "_in_child(spin, 600)\n")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    worker = subprocess.Popen([sys.executable, "-c", code], env=env)
+    for _ in range(300):
+        if pidfile.exists() and pidfile.read_text():
+            break
+        time.sleep(0.1)
+    child = int(pidfile.read_text())
+    worker.kill()
+    worker.wait()
+    for _ in range(100):
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        with open(f"/proc/{child}/stat") as fh:  # a zombie awaiting its reaper is dead too
+            if fh.read().split(") ", 1)[1].startswith("Z"):
+                break
+        time.sleep(0.1)
+    else:
+        os.kill(child, 9)
+        raise AssertionError("the solver child outlived its worker")

@@ -543,15 +543,40 @@ def _cvc5_run(claim: PreparedClaim, rel: Relation, d: int | None, extra_d: list,
         return f"unknown ({exc})"
 
 
+def _bound_child(parent: int, seconds: float) -> None:  # pragma: no cover - in the child
+    """Make a forked solver child die with its parent and within its CPU budget: when a
+    claim's worker is killed at the claim's time limit, the child must not outlive it."""
+    import os
+    import resource
+    import signal
+    import sys
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    cpu = int(seconds) + 2
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    except (ValueError, OSError):
+        pass
+
+
 def _in_child(fn: Any, seconds: float) -> str:
     """``fn()`` (returning a short string) in a forked child, killed after ``seconds``."""
     import os
     import select
     import signal
     r, w = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         os.close(r)
+        _bound_child(parent, seconds)
         try:
             out = str(fn())
         except BaseException as exc:  # noqa: BLE001
