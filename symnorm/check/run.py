@@ -167,19 +167,21 @@ def check_parsed(doc: Document, *, timeout: float = DEFAULT_TIMEOUT, dps: int = 
                  only: str | None = None, sandbox: bool = True,
                  progress: Progress | None = None) -> DocumentResult:
     """Decide every claim of a parsed document (or only the one labelled ``only``)."""
-    claims, errors, defined, _ = _work_list(doc, only)
-    _plan(progress, [c.label for c in claims] + [v.label for v in errors + defined])
     return _start(doc, timeout=timeout, dps=dps, only=only, sandbox=sandbox,
-                  progress=progress)()
+                  progress=progress, plan=True)()
 
 
 def _start(doc: Document, *, timeout: float, dps: int, only: str | None, sandbox: bool,
-           progress: Progress | None, pool=None) -> Callable[[], DocumentResult]:
+           progress: Progress | None, pool=None, plan: bool = False
+           ) -> Callable[[], DocumentResult]:
     """Schedule a document's claims (on ``pool`` when given, so that several documents
-    share the workers) and return the function that collects its result."""
+    share the workers) and return the function that collects its result; with ``plan``,
+    first tell ``progress`` which labels are coming."""
     _check_args(timeout, dps)
     t0 = time.monotonic()
     claims, errors, defined, figures = _work_list(doc, only)
+    if plan:
+        _plan(progress, [c.label for c in claims] + [v.label for v in errors + defined])
     futures = None
     if sandbox and claims and pool is not None:
         futures = _schedule(pool, claims, dps, timeout)
@@ -323,7 +325,8 @@ def _no_blocks(path: Path) -> DocumentResult:
 def check_paths(paths: Iterable[str | Path], *, only: str | None = None,
                 progress: Progress | None = None,
                 skipped: list[tuple[Path, str]] | None = None,
-                **kwargs) -> list[DocumentResult]:
+                timeout: float = DEFAULT_TIMEOUT, dps: int = 50,
+                sandbox: bool = True) -> list[DocumentResult]:
     """Check every document under ``paths``.
 
     A named file without a ``symnorm`` block is an error; in folders such files are skipped,
@@ -357,11 +360,6 @@ def check_paths(paths: Iterable[str | Path], *, only: str | None = None,
     _plan(progress, [lab for d in docs for lab in planned_labels(d, only)])
     # planned for every document at once above, so each document must not plan again
     each = (lambda v: progress(v)) if progress is not None else None
-    timeout = kwargs.pop("timeout", DEFAULT_TIMEOUT)
-    dps = kwargs.pop("dps", 50)
-    sandbox = kwargs.pop("sandbox", True)
-    if kwargs:
-        raise TypeError(f"unexpected arguments: {', '.join(sorted(kwargs))}")
     _check_args(timeout, dps)
     if not sandbox or len(docs) < 2:
         return [d if isinstance(d, DocumentResult) else
