@@ -194,6 +194,25 @@ def test_other_layers_are_refused(latex: str, fragment: str) -> None:
     assert got[0][0] == "error" and fragment in got[0][1], got
 
 
+
+# Red team 8: the layer superscript was dropped from any base, so each of these false
+# equations (read with ^l as a power, l = 2, they fail) was proved for every d.
+@pytest.mark.parametrize("latex", [
+    r"2^l \mu^l = 2\mu^{(l)}",
+    r"\left(\mu^2+\epsilon\right)^l = \mu^2 + \epsilon",
+    r"d^l \mu = d\,\mu",
+    r"\left(\frac{1}{2}\right)^{(l)} \mu = \frac{\mu}{2}",
+    r"|\mu - 2|^{l} = |\mu^l - 2|",
+    r"\|a\|^{(l)} = \|a^l\|_2",
+    r"\sqrt{\epsilon}^{\,l} = \sqrt{\epsilon}",
+    r"\left(1+\epsilon\right)^{(l)} = 1 + \epsilon",
+    r"2^{l} = 2",
+])
+def test_layer_superscript_only_on_names(latex: str) -> None:
+    got = verdicts(BA + "\nscalar mu, eps", latex)
+    assert got and all(s == "error" for s, _ in got), got
+    assert "belongs to a name" in got[0][1], got
+
 @pytest.mark.parametrize("preamble, fragment", [
     ("layer l\nlayer k", "a second layer letter 'k'"),
     ("scalar l\nlayer l", "already a name"),

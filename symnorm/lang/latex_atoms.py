@@ -255,6 +255,13 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     sub, sup = _scripts(p)
     if p.layer is not None and sup is not None and sup is not _TRANSPOSE:
         if isinstance(sup, Name) and sup.id == p.layer:
+            if kind != "name" or str(val) == "d":
+                # 2^l, (1+\epsilon)^l, \|x\|^{(l)}, d^l: a layer index names a quantity of
+                # the layer; on anything else it would be an exponent dropped unread
+                raise p.err(f"superscript {p.layer} on {t.text}: the layer index "
+                            f"{p.layer} belongs to a name (a^{p.layer}, \\mu^{p.layer})", t,
+                            "write the layer on the names inside (\\sigma^l, x_i^l); for a "
+                            f"power use another letter than the layer {p.layer}")
             sup = None  # a^l: the one layer the document models, no exponent
         elif p.layer in _names_of(sup):
             raise p.err(f"superscript {sup}: only the layer {p.layer} itself is modelled "
