@@ -254,6 +254,26 @@ def test_two_upstream_gradients_are_ambiguous() -> None:
                                      vectors=lambda: ("x", "dl_dy", "dl_dz")))
 
 
+# Red team 8: with the upstream gradient of an intermediate (dl_dc, c = Px) the loss was
+# modelled as a function of c alone, so dl/d eps = 0 and dl/d gamma = 0 were proved.
+@pytest.mark.parametrize("latex, var", [
+    (r"\frac{\partial \ell}{\partial \epsilon} = 0", "eps"),
+    (r"\frac{\partial \ell}{\partial \gamma} = 0", "gamma"),
+])
+def test_upstream_gradient_of_a_quantity_that_does_not_depend_on_the_variable(latex, var):
+    got = verdicts("use layernorm\nvector dl_dc", latex)
+    assert [s for s, _ in got] == ["error"], got
+    assert f"which does not depend on {var}" in got[0][1], got
+
+
+def test_upstream_gradient_of_an_intermediate_still_chains() -> None:
+    true = (r"\frac{\partial \ell}{\partial x_i} = \frac{\partial \ell}{\partial c_i} - "
+            r"\frac{1}{d}\sum_{j=1}^d \frac{\partial \ell}{\partial c_j}")
+    assert [s for s, _ in verdicts("use layernorm\nvector dl_dc", true)] == ["proved"]
+    false = true.replace("\\frac{1}{d}", "\\frac{2}{d}")
+    assert [s for s, _ in verdicts("use layernorm\nvector dl_dc", false)] == ["refuted"]
+
+
 def test_bare_formula_needs_an_output() -> None:
     with pytest.raises(SourceError, match="expected a relation"):
         read(r"x + \epsilon")

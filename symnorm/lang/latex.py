@@ -118,6 +118,9 @@ class LatexEnv:
     #: sets the vocabulary names (``use batchnorm``: ``{"B": "x"}``, the mini-batch holds the
     #: entries of x): ``\\sum_{x\\in\\mathcal B}`` runs over them, ``|\\mathcal B|`` is d
     sets: dict[str, str] = field(default_factory=dict)
+    #: the names a document-level name's definition expands to (None when unknown): the
+    #: upstream gradient of Y says nothing about a variable Y does not depend on
+    reaches: Callable[[str], set[str] | None] = lambda n: None
 
 
 def parse_latex_equation(
@@ -465,11 +468,37 @@ class _Equation:
                            f"gradients are declared ({', '.join(ups)})", pos, self.file,
                            "declare one (the derivative of the loss by the layer's output)")
             if ups:
+                if not self._reaches(ups[0][len(prefix):], pt.var, set()):
+                    # the loss modelled as a function of Y alone would make this derivative
+                    # 0 by construction, while in the network it is not (dl/d eps through s)
+                    raise _err(f"\\partial {pt.num}/\\partial {pt.var}: the declared upstream "
+                               f"gradient {ups[0]} models {pt.num} as a function of "
+                               f"{ups[0][len(prefix):]} alone, which does not depend on "
+                               f"{pt.var}", pos, self.file,
+                               "declare the upstream gradient of a quantity that depends on "
+                               f"{pt.var} (the layer's output, e.g. `vector d{pt.num}_dy`)")
                 out = Name(ups[0][len(prefix):], pos)
                 chain = BinOp("*", Transpose(Call("jacobian", (out, var), pos), pos),
                               Name(ups[0], pos), pos)
                 return self._entries(pt, chain, "scalar", var_kind, gradient=True)
         return fallback
+
+    def _reaches(self, name: str, var: str, seen: set[str]) -> bool:
+        """Whether the definition of ``name`` mentions ``var`` (True when unknown)."""
+        if name == var:
+            return True
+        if name in seen:
+            return False
+        seen.add(name)
+        if name in self.lets:
+            body: set[str] | None = names_in(self.lets[name].body)
+        elif self._vocab(name) and name in self.env.meanings:
+            body = names_in(self.env.meanings[name])
+        else:
+            body = self.env.reaches(name)
+        if body is None:
+            return True
+        return any(self._reaches(n, var, seen) for n in body)
 
     def _entries(self, pt: Partial, jac: Expr, num_shape: str | None, var_kind: str | None,
                  gradient: bool = False) -> object:

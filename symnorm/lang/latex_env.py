@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import LimitError, SourceError
-from .latex import LatexEnv
+from .latex import LatexEnv, names_in
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
 from .vocab import LATEX_FUNCTIONS, LATEX_SETS, latex_conventions
@@ -46,9 +46,17 @@ def latex_env(scope: Scope) -> LatexEnv:
             return None
         return _SHAPES.get(sh)
 
+    def reaches(name: str) -> set[str] | None:
+        placeholders = {a: Name(a, Pos(1, 1)) for a in affine if kind(a) is None}
+        try:
+            return names_in(scope.expand(Name(name, Pos(1, 1)), placeholders))
+        except (SourceError, LimitError, RecursionError, TypeError):
+            return None
+
     functions = {name: (param, parse_expression(body, "<vocabulary>"))
                  for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
+                    reaches=reaches,
                     sets={k: v for voc in scope.vocabs for k, v in LATEX_SETS.get(voc, {}).items()})
