@@ -274,6 +274,27 @@ def test_upstream_gradient_of_an_intermediate_still_chains() -> None:
     assert [s for s, _ in verdicts("use layernorm\nvector dl_dc", false)] == ["refuted"]
 
 
+# Red team 8: \sigma(x + a1) was read as the product sigma*(x + a1), so the true shift
+# invariance of the statistic was refuted (and \mu(x - \mu) = 0 too).
+@pytest.mark.parametrize("latex", [
+    r"\sigma(x + a\mathbf 1) = \sigma(x)",
+    r"\mu(x - \mu) = 0",
+    r"\sigma^2(x) = \sigma^2",
+    r"\mu (2x) = 2\mu",
+])
+def test_a_statistic_followed_by_parentheses_is_not_a_product(latex: str) -> None:
+    got = verdicts("use layernorm\nscalar a", latex)
+    assert got and all(s == "error" for s, _ in got), got
+    assert "the vocabulary's statistic of x" in got[0][1], got
+
+
+def test_a_statistic_times_a_bracket_is_written_with_cdot() -> None:
+    ok = verdicts("use layernorm", r"\sigma \cdot (x - \mu) = \sigma x - \sigma\mu")
+    assert [s for s, _ in ok if s != "defined"] == ["proved"], ok
+    bad = verdicts("use layernorm", r"\sigma \cdot (x - \mu) = \sigma x - \mu")
+    assert [s for s, _ in bad if s != "defined"] == ["refuted"], bad
+
+
 def test_bare_formula_needs_an_output() -> None:
     with pytest.raises(SourceError, match="expected a relation"):
         read(r"x + \epsilon")

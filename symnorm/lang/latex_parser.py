@@ -82,6 +82,9 @@ class ExprParser:
         self.layer: str | None = None
         #: sets a vocabulary names: set letter -> the vector whose entries it holds
         self.sets: dict[str, str] = {}
+        #: the vocabulary's statistics of the input (mu, sigma, mu_B): followed by ( they read
+        #: as an application in sources (\sigma(x)), never silently as a product
+        self.statistics: set[str] = set()
 
     # --- tokens -------------------------------------------------------------------------
 
