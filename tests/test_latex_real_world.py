@@ -256,12 +256,15 @@ def test_two_upstream_gradients_are_ambiguous() -> None:
 
 # Red team 8: with the upstream gradient of an intermediate (dl_dc, c = Px) the loss was
 # modelled as a function of c alone, so dl/d eps = 0 and dl/d gamma = 0 were proved.
-@pytest.mark.parametrize("latex, var", [
-    (r"\frac{\partial \ell}{\partial \epsilon} = 0", "eps"),
-    (r"\frac{\partial \ell}{\partial \gamma} = 0", "gamma"),
+@pytest.mark.parametrize("upstream, latex, var", [
+    ("dl_dc", r"\frac{\partial \ell}{\partial \epsilon} = 0", "eps"),
+    ("dl_dc", r"\frac{\partial \ell}{\partial \gamma} = 0", "gamma"),
+    ("dl_dxhat", r"\frac{\partial \ell}{\partial \gamma} = 0", "gamma"),  # xhat = N(x)
+    ("dl_dxhat", r"\frac{\partial \ell}{\partial \beta} = 0", "beta"),
 ])
-def test_upstream_gradient_of_a_quantity_that_does_not_depend_on_the_variable(latex, var):
-    got = verdicts("use layernorm\nvector dl_dc", latex)
+def test_upstream_gradient_of_a_quantity_that_does_not_depend_on_the_variable(upstream, latex,
+                                                                              var):
+    got = verdicts(f"use layernorm\nvector {upstream}", latex)
     assert [s for s, _ in got] == ["error"], got
     assert f"which does not depend on {var}" in got[0][1], got
 

@@ -118,9 +118,9 @@ class LatexEnv:
     #: sets the vocabulary names (``use batchnorm``: ``{"B": "x"}``, the mini-batch holds the
     #: entries of x): ``\\sum_{x\\in\\mathcal B}`` runs over them, ``|\\mathcal B|`` is d
     sets: dict[str, str] = field(default_factory=dict)
-    #: the names a document-level name's definition expands to (None when unknown): the
-    #: upstream gradient of Y says nothing about a variable Y does not depend on
-    reaches: Callable[[str], set[str] | None] = lambda n: None
+    #: the names an expression expands to through the document's definitions (None when
+    #: unknown): the upstream gradient of Y says nothing about a variable Y does not reach
+    reaches: Callable[[Expr], set[str] | None] = lambda e: None
 
 
 def parse_latex_equation(
@@ -471,7 +471,7 @@ class _Equation:
                            f"gradients are declared ({', '.join(ups)})", pos, self.file,
                            "declare one (the derivative of the loss by the layer's output)")
             if ups:
-                if not self._reaches(ups[0][len(prefix):], pt.var, set()):
+                if not self._reaches(ups[0][len(prefix):], pt.var):
                     # the loss modelled as a function of Y alone would make this derivative
                     # 0 by construction, while in the network it is not (dl/d eps through s)
                     raise _err(f"\\partial {pt.num}/\\partial {pt.var}: the declared upstream "
@@ -486,22 +486,21 @@ class _Equation:
                 return self._entries(pt, chain, "scalar", var_kind, gradient=True)
         return fallback
 
-    def _reaches(self, name: str, var: str, seen: set[str]) -> bool:
-        """Whether the definition of ``name`` mentions ``var`` (True when unknown)."""
-        if name == var:
-            return True
-        if name in seen:
-            return False
-        seen.add(name)
-        if name in self.lets:
-            body: set[str] | None = names_in(self.lets[name].body)
-        elif self._vocab(name) and name in self.env.meanings:
-            body = names_in(self.env.meanings[name])
+    def _reaches(self, name: str, var: str) -> bool:
+        """Whether the definition of ``name``, expanded, mentions ``var`` (True when unknown)."""
+        e: Expr = Name(name, Pos(1, 1))
+        for _ in range(64):  # definitions of this equation and the vocabulary's meanings
+            mapping = {n: (self.lets[n].body if n in self.lets else self.env.meanings[n])
+                       for n in names_in(e) if n != var and (
+                           n in self.lets and not self.lets[n].params
+                           or n not in self.lets and self._vocab(n) and n in self.env.meanings)}
+            if not mapping:
+                break
+            e = subst(e, mapping)
         else:
-            body = self.env.reaches(name)
-        if body is None:
             return True
-        return any(self._reaches(n, var, seen) for n in body)
+        found = self.env.reaches(e)  # the document's definitions and calls, expanded
+        return found is None or var in found
 
     def _entries(self, pt: Partial, jac: Expr, num_shape: str | None, var_kind: str | None,
                  gradient: bool = False) -> object:

@@ -46,10 +46,10 @@ def latex_env(scope: Scope) -> LatexEnv:
             return None
         return _SHAPES.get(sh)
 
-    def reaches(name: str) -> set[str] | None:
+    def reaches(e: Expr) -> set[str] | None:
         placeholders = {a: Name(a, Pos(1, 1)) for a in affine if kind(a) is None}
         try:
-            return names_in(scope.expand(Name(name, Pos(1, 1)), placeholders))
+            return names_in(scope.expand(e, placeholders))
         except (SourceError, LimitError, RecursionError, TypeError):
             return None
 
