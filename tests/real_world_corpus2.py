@@ -1,8 +1,8 @@
 r"""A second real-world corpus of normalization-layer equations (issue 10, second measurement).
 
 Gathered the way the hidden corpus was: framework documentation (Equinox, LuxLib.jl, MLX,
-Marian, MindSpore, OneFlow, Inox, PyTorch, oneDNN, PaddlePaddle), the RMSNorm authors'
-README, a textbook (Dive into Deep Learning), a journal table (EURASIP J. Adv. Signal
+Marian, MindSpore, OneFlow, Inox, PyTorch, oneDNN, cuDNN, Transformer Engine, PaddlePaddle),
+the RMSNorm authors' README, a textbook (Dive into Deep Learning), a journal table (EURASIP J. Adv. Signal
 Process.), blog posts and notebooks deriving the BatchNorm backward pass (Kevin Zakka, Calvin
 Feng, two course/blog pages), and issue threads (PyTorch, Caffe, Cross Validated).  None of
 these equations is in ``tests/real_world_corpus.py``.
@@ -100,6 +100,26 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
       r"in\ mini-batch \\ \hat{x_i} &\gets \frac{x_i - \mu_\beta} {\sqrt{ \sigma_{\beta}^{2} "
       r"+ \epsilon}} \qquad &//\ normalize \\ y_i &\gets \gamma \hat{x_i} + \beta \qquad "
       r"&//\ scale\ and\ shift\end{split}"), True),
+    ("cudnn.batchnorm", "NVIDIA cuDNN documentation, operations/Normalizations, Batchnorm "
+     "Forward (docs.nvidia.com/cudnn/latest/operations/Normalizations)",
+     "vector input\nscalar variance, epsilon, scale, bias",  # `mean` is built in: not declarable
+     r"output = scale*{input - mean \over \sqrt{variance + epsilon}} + bias", True),
+    ("cudnn.running_mean", "NVIDIA cuDNN documentation, operations/Normalizations, Batchnorm "
+     "Forward, running statistics", "scalar momentum, previous_running_mean, current_running_mean",
+     (r"next\_running\_mean = (1 - momentum)*previous\_running\_mean + "
+      r"momentum*current\_running\_mean"), True),
+    ("te.layernorm", "NVIDIA Transformer Engine, C API normalization.h, nvte_layernorm_fwd "
+     "(docs.nvidia.com/deeplearning/transformer-engine/api/c/normalization.html)", LN,
+     r"y = \frac{x - E[x]}{\sqrt{Var[x] + \varepsilon}} \gamma + \beta", True),
+    # "each vector v ... is transformed as": an update of v, false as an equation
+    ("pt.normalize", "PyTorch, torch.nn.functional.normalize (an update of v, written as an "
+     "equation)", "vector v\nscalar p", r"v = \frac{v}{\max(\lVert v \rVert_p, \epsilon)}.",
+     False),
+    ("pt.weight_norm", "PyTorch 1.7, torch.nn.utils.weight_norm", "vector v\nscalar g",
+     r"\mathbf{w} = g \dfrac{\mathbf{v}}{\|\mathbf{v}\|}", True),
+    ("paddle.normalize", "PaddlePaddle 2.5, paddle.nn.functional.normalize (p = 2 here)",
+     "vector x\nscalar p, epsilon",
+     r"y = \frac{x}{ \max\left( \lvert \lvert x \rvert \rvert_p, epsilon\right) }", True),
     # --- the RMSNorm authors' README ---------------------------------------------------------
     ("bzhang.readme", "Zhang and Sennrich, bzhangGo/rmsnorm README.md (the codecogs image's "
      "LaTeX), at d = 3", "document let d = 3\nvector a, g\nlet n = d",
