@@ -2,8 +2,8 @@ r"""A second real-world corpus of normalization-layer equations (issue 10, secon
 
 Gathered the way the hidden corpus was: framework documentation (Equinox, LuxLib.jl, MLX,
 Marian, MindSpore, OneFlow, Inox, PyTorch, oneDNN, cuDNN, Transformer Engine, PaddlePaddle),
-the RMSNorm authors' README, a textbook (Dive into Deep Learning), a journal table (EURASIP J. Adv. Signal
-Process.), blog posts and notebooks deriving the BatchNorm backward pass (Kevin Zakka, Calvin
+the RMSNorm authors' README, a textbook (Dive into Deep Learning), a journal table (EURASIP
+J. Adv. Signal Process.), blog posts and notebooks deriving the BatchNorm backward pass (Kevin Zakka, Calvin
 Feng, two course/blog pages), and issue threads (PyTorch, Caffe, Cross Validated).  None of
 these equations is in ``tests/real_world_corpus.py``.
 
@@ -207,7 +207,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
       r"\frac{1}{\sqrt{\sigma^{2} + \epsilon}} + \frac{\partial L}{\partial \sigma^{2}} \cdot "
       r"\frac{2 (x_{i} - \mu)}{m} + \frac{\partial L}{\partial \mu} \cdot \frac{1}{m}"), True),
     # --- Kevin Zakka, "Deriving the Gradient for the Backward Pass of Batch Normalization" ---
-    # (kevinzakka.github.io/2016/09/14/batch_normalization, _posts/2016-09-14-batch_normalization.markdown)
+    # (kevinzakka.github.io/2016/09/14/batch_normalization,
+    #  _posts/2016-09-14-batch_normalization.markdown)
     # first link without the sum over i: false as written (the boxed second link is right)
     ("zakka.dgamma", "Zakka (2016), cell 2, gradient of gamma (first link lacks the sum)", LM_F,
      ("\\begin{eqnarray}\n\\frac{\\partial f}{\\partial \\gamma} &=& \\frac{\\partial f}"
