@@ -3,9 +3,9 @@ r"""A second real-world corpus of normalization-layer equations (issue 10, secon
 Gathered the way the hidden corpus was: framework documentation (Equinox, LuxLib.jl, MLX,
 Marian, MindSpore, OneFlow, Inox, PyTorch, oneDNN, cuDNN, Transformer Engine, PaddlePaddle),
 the RMSNorm authors' README, a textbook (Dive into Deep Learning), a journal table (EURASIP
-J. Adv. Signal Process.), blog posts and notebooks deriving the BatchNorm backward pass (Kevin Zakka, Calvin
-Feng, two course/blog pages), and issue threads (PyTorch, Caffe, Cross Validated).  None of
-these equations is in ``tests/real_world_corpus.py``.
+J. Adv. Signal Process.), blog posts and notebooks deriving the BatchNorm backward pass
+(Kevin Zakka, Calvin Feng, two course/blog pages), and issue threads (PyTorch, Caffe, Cross
+Validated).  None of these equations is in ``tests/real_world_corpus.py``.
 
 Each entry: (key, source, preamble, latex, truth), as in ``tests/real_world_corpus.py``.
 ``latex`` is transcribed verbatim from the source (the text between the math delimiters of
