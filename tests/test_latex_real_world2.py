@@ -9,8 +9,11 @@ accepts of it verbatim, with which verdict, and whether each entry's ``truth`` i
 * ``test_corpus2_truth``: each ``truth`` is computed independently of symnorm, with numpy
   (and PyTorch's functional layers as the reference implementation) at one exact rational
   point, so the corpus's labels are not symnorm's output.
-* ``test_corpus2_size_and_acceptance``: the counts reported in ``/work/findings/corpus2.md``
-  and ``derivations/real_world_sources.md``.
+* ``test_corpus2_size_and_acceptance``: the counts reported in the findings of this corpus
+  and in ``derivations/real_world_sources.md``.
+* ``test_false_variant_of_an_accepted_equation_is_refuted``: one changed token (a sign, a
+  factor, an exponent, a dropped eps) in accepted equations; each variant is false by its
+  own numeric check and must be refuted.
 """
 
 from __future__ import annotations
@@ -419,3 +422,58 @@ def test_sources_documents_prove_every_claim(name: str) -> None:
     # the plain sources are definitions only (no vocabulary gives their names a meaning)
     assert claims or name == "real_world_sources_plain.md", rows
     assert any(s == "defined" for _, s, _ in rows), rows
+
+
+# --- one-token false variants of accepted equations: each must be refuted ------------------
+
+#: (name, corpus key, text replaced, replacement, the variant's truth computed without symnorm)
+FALSE_VARIANTS = [
+    ("eqx.eps.sign", "eqx.layernorm", r"\text{Var}[x] + \varepsilon",
+     r"\text{Var}[x] - \varepsilon",
+     lambda: _same((_X - _mu(_X)) / np.sqrt(_var(_X) - EPS) * GAMMA + BETA,
+                   _ln(_X) * GAMMA + BETA)),
+    ("eurasip.var.unbiased", "eurasip.t1.var", r"\frac {1}{m}", r"\frac {1}{m-1}",
+     lambda: _same(np.sum((_X - _mu(_X)) ** 2) / (M - 1), _t(_X).var(unbiased=False).item())),
+    ("eurasip.xhat.sigma", "eurasip.t1.xhat", r"\sigma _{B}^{2}+", r"\sigma _{B}+",
+     lambda: _same((_X - _mu(_X)) / np.sqrt(np.sqrt(_var(_X)) + EPS), _bn(_X))),
+    ("eurasip.y.beta", "eurasip.t1.y", r"+\beta", r"-\beta",
+     lambda: _same(GAMMA * _xhat(_X) - BETA, _bn(_X) * GAMMA + BETA)),
+    ("csh.mu.factor", "csh.mu", r"\frac{1}{m}", r"\frac{2}{m}",
+     lambda: _same(2 * np.sum(_X) / M, _t(_X).mean().item())),
+    ("academy.var.sign", "academy.stats", r"(x_i-\mu)^2", r"(x_i+\mu)^2",
+     lambda: _same(np.sum((_X + _mu(_X)) ** 2) / M, _t(_X).var(unbiased=False).item())),
+    ("feng.dgamma.x", "feng.dl.dgamma", r"\cdot \hat{x}_{i}", r"\cdot x_{i}",
+     lambda: _same(np.sum(_DY * _X), (_loss(_X, gamma=GAMMA + H) - _loss(_X, gamma=GAMMA - H))
+                   / (2 * H))),
+    ("feng.backward.factor", "feng.backward", r"\frac{2 (x_{i} - \mu)}{m}",
+     r"\frac{(x_{i} - \mu)}{m}", lambda: _feng_backward_variant()),
+    ("zakka.dvar.factor", "zakka.dvar.dx_i", r"\dfrac{2(x_i - \mu)}{m}", r"\dfrac{(x_i - \mu)}{m}",
+     lambda: _same(_grad(_var, _X), (_X - _mu(_X)) / M)),
+    ("zakka.dmu.square", "zakka.dmu.dx_i", r"\dfrac{1}{m}", r"\dfrac{1}{m^2}",
+     lambda: _same(_grad(_mu, _X), 1 / M ** 2)),
+    ("pt.pr136727.noeps", "pt.pr136727.rmsnorm", r"\sqrt{\epsilon + \frac{1}{n}",
+     r"\sqrt{\frac{1}{n}",
+     lambda: _same(_X / np.sqrt(np.sum(_X ** 2) / M) * _G, _rms(_X, weight=_G))),
+]
+
+
+def _feng_backward_variant() -> bool:
+    """Feng's backward pass with the factor 2 of d sigma^2/d x_i dropped in the last line."""
+    x, m = _X, M
+    mu, var = _mu(x), _var(x)
+    dxhat = _DY * GAMMA
+    dvar = np.sum(dxhat * (-0.5) * (x - mu) * (var + EPS) ** (-1.5))
+    dmu = np.sum(dxhat * -1 / np.sqrt(var + EPS)) + dvar * (-2 / m) * np.sum(x - mu)
+    dx = dxhat / np.sqrt(var + EPS) + dvar * (x - mu) / m + dmu / m
+    return _same(dx, _grad(_loss, x))
+
+
+@pytest.mark.parametrize("name, key, old, new, truth", FALSE_VARIANTS,
+                         ids=[v[0] for v in FALSE_VARIANTS])
+def test_false_variant_of_an_accepted_equation_is_refuted(name, key, old, new, truth) -> None:
+    _, _, preamble, latex, _ = ENTRIES[key]
+    assert key not in REFUSED and latex.count(old) == 1
+    assert truth() is False  # the variant is false, computed without symnorm
+    got = verdicts(preamble, latex.replace(old, new))
+    statuses = [s for _, s, _ in got]
+    assert "refuted" in statuses and "error" not in statuses, got
