@@ -2,10 +2,11 @@ r"""A second real-world corpus of normalization-layer equations (issue 10, secon
 
 Gathered the way the hidden corpus was: framework documentation (Equinox, LuxLib.jl, MLX,
 Marian, MindSpore, OneFlow, Inox, PyTorch, oneDNN, cuDNN, Transformer Engine, PaddlePaddle),
-the RMSNorm authors' README, a textbook (Dive into Deep Learning), a journal table (EURASIP
-J. Adv. Signal Process.), blog posts and notebooks deriving the BatchNorm backward pass
-(Kevin Zakka, Calvin Feng, two course/blog pages), and issue threads (PyTorch, Caffe, Cross
-Validated).  None of these equations is in ``tests/real_world_corpus.py``.
+the RMSNorm authors' README, a textbook (Dive into Deep Learning, and a course site that
+retypes it), a journal table (EURASIP J. Adv. Signal Process.), blog posts and notebooks
+deriving the BatchNorm backward pass (Kevin Zakka, Calvin Feng, two course/blog pages), and
+issue threads (PyTorch, Caffe, Cross Validated).  None of these equations is in
+``tests/real_world_corpus.py``.
 
 Each entry: (key, source, preamble, latex, truth), as in ``tests/real_world_corpus.py``.
 ``latex`` is transcribed verbatim from the source (the text between the math delimiters of
@@ -127,12 +128,22 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
       r"\quad \text{where}~~ \text{RMS}(\mathbf{a}) = \sqrt{\frac{1}{n} \sum_{i=1}^{n} "
       r"a_i^2}. \end{split}\nonumber \end{align}"), True),
     # --- textbook and journal ------------------------------------------------------------------
-    ("d2l.ln.stats", "Dive into Deep Learning, 8.5 Batch Normalization, Layer Normalization "
-     "(statistics)", "vector x\nscalar eps\nlet n = d",
+    ("d2l.ln", "Dive into Deep Learning (d2l.ai), 8.5.2.3 Layer Normalization, eq. (8.5.4)",
+     "vector x\nscalar eps\nlet n = d",
+     (r"\mathbf{x} \rightarrow \textrm{LN}(\mathbf{x}) =  \frac{\mathbf{x} - \hat{\mu}}"
+      r"{\hat\sigma},"), True),
+    # one display over two source lines, pasted as one line (the newline is a space in TeX)
+    ("d2l.ln.stats", "Dive into Deep Learning (d2l.ai), 8.5.2.3 Layer Normalization, eq. (8.5.5)",
+     "vector x\nscalar eps\nlet n = d",
+     (r"\hat{\mu} \stackrel{\textrm{def}}{=} \frac{1}{n} \sum_{i=1}^n x_i \textrm{ and } "
+      r"\hat{\sigma}^2 \stackrel{\textrm{def}}{=} \frac{1}{n} \sum_{i=1}^n (x_i - \hat{\mu})^2 "
+      r"+ \epsilon."), True),
+    ("cademy.ln.stats", "1cademy.com/node/layer-normalization (Dive into Deep Learning's layer "
+     "normalization retyped, = for \\stackrel{def}{=})", "vector x\nscalar eps\nlet n = d",
      (r"\hat{\mu} = \frac{1}{n} \sum_{i=1}^n x_i \quad \textrm{and} \quad \hat{\sigma}^2 = "
       r"\frac{1}{n} \sum_{i=1}^n (x_i - \hat{\mu})^2 + \epsilon"), True),
-    ("d2l.ln", "Dive into Deep Learning, 8.5, Layer Normalization (the map, then its "
-     "statistics, in the book's order)", "vector x\nscalar eps\nlet n = d",
+    ("cademy.ln", "1cademy.com/node/layer-normalization (the map, then its statistics, in the "
+     "page's order)", "vector x\nscalar eps\nlet n = d",
      (r"\textrm{LN}(\mathbf{x}) = \frac{\mathbf{x} - \hat{\mu}}{\hat{\sigma}}" "\n"
       r"\hat{\mu} = \frac{1}{n} \sum_{i=1}^n x_i \quad \textrm{and} \quad \hat{\sigma}^2 = "
       r"\frac{1}{n} \sum_{i=1}^n (x_i - \hat{\mu})^2 + \epsilon"), True),
