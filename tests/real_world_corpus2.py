@@ -65,7 +65,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "inox/nn/normalization.py)", BN,
      r"y = \frac{x - \mathbb{E}[x]}{\sqrt{\mathbb{V}[x] + \epsilon}}", True),
     ("pt.localresponsenorm", "PyTorch, torch.nn.LocalResponseNorm docstring "
-     "(torch/nn/modules/normalization.py)", "vector a\nscalar k, alpha, beta",
+     "(torch/nn/modules/normalization.py, as mirrored in Android's external/pytorch)",
+     "vector a\nscalar k, alpha, beta",
      (r"b_{c} = a_{c}\left(k + \frac{\alpha}{n}"
       r"\sum_{c'=\max(0, c-n/2)}^{\min(N-1,c+n/2)}a_{c'}^2\right)^{-\beta}"), True),
     ("onednn.lnorm", "oneDNN v1.1 developer guide, Layer Normalization, forward "
@@ -218,8 +219,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
       r"\frac{1}{\sqrt{\sigma^{2} + \epsilon}} + \frac{\partial L}{\partial \sigma^{2}} \cdot "
       r"\frac{2 (x_{i} - \mu)}{m} + \frac{\partial L}{\partial \mu} \cdot \frac{1}{m}"), True),
     # --- Kevin Zakka, "Deriving the Gradient for the Backward Pass of Batch Normalization" ---
-    # (kevinzakka.github.io/2016/09/14/batch_normalization,
-    #  _posts/2016-09-14-batch_normalization.markdown)
+    # (kevinzakka.github.io/2016/09/14/batch_normalization; read in the fork
+    #  WangcsShuai/kevinzakka.github.io, _posts/2016-09-14-batch_normalization.markdown)
     # first link without the sum over i: false as written (the boxed second link is right)
     ("zakka.dgamma", "Zakka (2016), cell 2, gradient of gamma (first link lacks the sum)", LM_F,
      ("\\begin{eqnarray}\n\\frac{\\partial f}{\\partial \\gamma} &=& \\frac{\\partial f}"
