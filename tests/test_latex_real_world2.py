@@ -52,8 +52,8 @@ REFUSED = {
     "paddle.instance_norm": "upper bound H of \\sum",             # \sum_{i=1}^{HW}
     # oneDNN's tensors as functions of their indices, src(t, n, c)
     "onednn.lnorm": "'ds' looks like a differential",              # dst(t, n, c)
-    "onednn.lnorm.mu": "expected ')' to close '('",                # \mu(t, n)
-    "onednn.lnorm.var": "expected ')' to close '('",               # \sigma^2(t, n)
+    "onednn.lnorm.mu": "mu is the vocabulary's statistic of x",    # \mu(t, n)
+    "onednn.lnorm.var": "sigma is the vocabulary's statistic",    # \sigma^2(t, n)
     # a word the document does not define, or a bracket call of a function
     "lux.layernorm": "'Var' is written as a word",                 # Var[x] without \mathrm
     "te.layernorm": "'Var' is written as a word",
