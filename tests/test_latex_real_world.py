@@ -279,16 +279,21 @@ def test_upstream_gradient_of_an_intermediate_still_chains() -> None:
 
 # Red team 8: \sigma(x + a1) was read as the product sigma*(x + a1), so the true shift
 # invariance of the statistic was refuted (and \mu(x - \mu) = 0 too).
-@pytest.mark.parametrize("latex", [
-    r"\sigma(x + a\mathbf 1) = \sigma(x)",
-    r"\mu(x - \mu) = 0",
-    r"\sigma^2(x) = \sigma^2",
-    r"\mu (2x) = 2\mu",
+@pytest.mark.parametrize("preamble, latex", [
+    ("use layernorm", r"\sigma(x + a\mathbf 1) = \sigma(x)"),
+    ("use layernorm", r"\mu(x - \mu) = 0"),
+    ("use layernorm", r"\sigma^2(x) = \sigma^2"),
+    ("use layernorm", r"\mu (2x) = 2\mu"),
+    ("use layernorm", r"v(x + a\mathbf 1) = v(x)"),   # the claim language's v, s
+    ("use layernorm", r"s(x + a\mathbf 1) = s(x)"),
+    ("use batchnorm", r"\mu_\mathcal{B}(x + a\mathbf 1) = \mu_\mathcal{B}(x) + a"),
+    # after an earlier equation has defined mu: still not a product
+    ("use layernorm\nlet mu = mean(x)", r"\mu(x + \mathbf 1) = \mu(x) + 1"),
 ])
-def test_a_statistic_followed_by_parentheses_is_not_a_product(latex: str) -> None:
-    got = verdicts("use layernorm\nscalar a", latex)
+def test_a_statistic_followed_by_parentheses_is_not_a_product(preamble, latex) -> None:
+    got = verdicts(preamble + "\nscalar a", latex)
     assert got and all(s == "error" for s, _ in got), got
-    assert "the vocabulary's statistic of x" in got[0][1], got
+    assert "is not a declared symbol" in got[0][1], got
 
 
 def test_a_statistic_times_a_bracket_is_written_with_cdot() -> None:

@@ -48,12 +48,12 @@ REFUSED = {
     "marian.rmsnorm": "\\sum needs an index",                      # \sum x^2
     "csh.var": "\\sum needs an index",                             # \sum{i=1}^{m} (markdown)
     "pt.localresponsenorm": "sum index 'c'",                       # channel window sum
-    "onednn.bnorm.mu": "sum index 'n'",                            # \sum\limits_{nhw}
+    "onednn.bnorm.mu": "mu is not a declared symbol",                            # \sum\limits_{nhw}
     "paddle.instance_norm": "upper bound H of \\sum",             # \sum_{i=1}^{HW}
     # oneDNN's tensors as functions of their indices, src(t, n, c)
     "onednn.lnorm": "'ds' looks like a differential",              # dst(t, n, c)
-    "onednn.lnorm.mu": "mu is the vocabulary's statistic of x",    # \mu(t, n)
-    "onednn.lnorm.var": "sigma is the vocabulary's statistic",    # \sigma^2(t, n)
+    "onednn.lnorm.mu": "mu is not a declared symbol",              # \mu(t, n)
+    "onednn.lnorm.var": "sigma is not a declared symbol",          # \sigma^2(t, n)
     # a word the document does not define, or a bracket call of a function
     "lux.layernorm": "'Var' is written as a word",                 # Var[x] without \mathrm
     "te.layernorm": "'Var' is written as a word",

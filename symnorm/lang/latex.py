@@ -152,9 +152,8 @@ def parse_latex_equation(
     parser.bare_allowed = reader.output() is not None
     parser.layer = reader.env.layer
     parser.sets = dict(reader.env.sets)
-    parser.statistics = {n for n, m in reader.env.meanings.items() if reader._vocab(n)
-                         and n != reader.env.output and not isinstance(m, Name)
-                         and reader.env.shape(m) == "scalar"}
+    if env is not None:  # without one, kinds are unknown: juxtaposition is a product
+        parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     raws = parser.equation()
     return reader.build(raws, label)
 

@@ -233,9 +233,12 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         f"define it in a symnorm block (`let {name}(y) = ...`, e.g. an "
                         "activation's formula) or in this equation "
                         f"({name}(y) = ...); declare `scalar {name}` for a product")
-        if kind == "name" and after is not None and after.text == "(" and name in p.statistics:
-            raise p.err(f"{t.text}(...): {name} is the vocabulary's statistic of x, and sources "
-                        f"write {t.text}(v) for the statistic of v", t,
+        if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
+                and name not in p.local_fns and not p.free_symbol(name)
+                and not p.is_dimension(name)):
+            raise p.err(f"{t.text}(...): {name} is not a declared symbol (scalar, vector, "
+                        f"matrix), and sources write {t.text}(v) for a quantity's value at v, "
+                        "so it is not read as a product", t,
                         f"for a product write {t.text} \\cdot (...); for the statistic of "
                         "another vector write it out (\\frac{1}{d}\\sum_i v_i, "
                         "\\mathrm{E}[v], \\mathrm{Var}[v])")

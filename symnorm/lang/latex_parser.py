@@ -82,9 +82,10 @@ class ExprParser:
         self.layer: str | None = None
         #: sets a vocabulary names: set letter -> the vector whose entries it holds
         self.sets: dict[str, str] = {}
-        #: the vocabulary's statistics of the input (mu, sigma, mu_B): followed by ( they read
-        #: as an application in sources (\sigma(x)), never silently as a product
-        self.statistics: set[str] = set()
+        #: whether a name is a free symbol (declared scalar, vector, matrix, or an affine
+        #: parameter): only those multiply a parenthesis by juxtaposition; a defined quantity
+        #: (\mu, \sigma, v, s) before ( reads as an application in sources (\sigma(x))
+        self.free_symbol: Callable[[str], bool] = lambda n: True
 
     # --- tokens -------------------------------------------------------------------------
 
