@@ -356,3 +356,23 @@ def test_random_cubic_derivative_at_a_value(seed: int, how: str) -> None:
     assert got["c"] == "proved", (f, t0, slope, got)
     assert got["w"] == "refuted", (f, t0, slope, got)
     assert got["z"] == ("proved" if slope == 0 else "refuted"), (f, t0, slope, got)
+
+
+# Red team 8: an equality assumption whose value is not a rational number
+# (`assume e == sqrt(2)`) was left out of the scope, which read "all values of the free
+# symbols" for a claim proved only at e = sqrt(2).
+def test_a_thin_equality_assumption_is_named_in_the_scope() -> None:
+    doc = ("```symnorm\nscalar e, a\nassume e == sqrt(2)\nclaim one: e**2 == 2\n"
+           "claim wrong: e**2 == 3\n```\n")
+    got = {v.label: (v.status, v.scope) for v in check_text(doc, "t.md", sandbox=False).verdicts}
+    assert got["one"][0] == "proved" and "e = sqrt(2)" in got["one"][1], got
+    assert "all values of the free symbols" not in got["one"][1], got
+    assert got["wrong"][0] == "refuted", got
+
+
+def test_points_outside_a_thin_assumption_are_never_counterexamples() -> None:
+    # every rational sample point violates e == sqrt(2); a claim that holds on the
+    # assumption but fails off it must not be refuted at such a point
+    doc = ("```symnorm\nscalar e\nassume e == sqrt(2)\nclaim c: e**4 == 4\n```\n")
+    (v,) = check_text(doc, "t.md", sandbox=False).verdicts
+    assert v.status == "proved", (v.status, v.scope, v.message)

@@ -175,7 +175,9 @@ class _Numeric:
             if name == "d":
                 continue
             try:
-                if classify(self.claim, a, point, 15).status != "agree":
+                # a stable numeric gap rejects the point without exact re-verification:
+                # dropping an admissible point only loses evidence
+                if classify(self.claim, a, point, 15, confirm=False).status != "agree":
                     return False
             except (Undefined, ZeroDivisionError, ValueError, TypeError):
                 return False
@@ -184,8 +186,13 @@ class _Numeric:
 
 def _scope_all(c: PreparedClaim) -> str:
     """The scope of a proof, literally: values fixed by assumptions are named."""
-    fixed = [f"{name} = {v}" for name, op, v in map(anyd._simple_bound, c.assumptions)
-             if op == "==" and name is not None and name != "d"]
+    fixed = []
+    for a in c.assumptions:
+        name, op, v = anyd._simple_bound(a)
+        if op == "==" and name is not None and name != "d":
+            fixed.append(f"{name} = {v}")
+        elif name is None and a.op == "==":  # e == sqrt(2), a*b == 1: a thin set, named
+            fixed.append(f"{a.left} = {a.right}")
     at = f" at {', '.join(fixed)}" if fixed else ""
     if c.d_value:
         return f"d = {c.d_value}" + (f", {', '.join(fixed)}" if fixed else "")
