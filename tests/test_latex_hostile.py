@@ -117,6 +117,7 @@ _COMMANDS = {"frac", "sqrt", "mathbf", "mathbb", "boldsymbol", "top", "intercal"
              "operatorname", "mathrm", "mathcal", "left", "right", "cdot", "times", "quad",
              "qquad", "langle", "rangle", "sum", "epsilon", "varepsilon", "hat", "partial",
              "input", "write", "def", "le", "ge", "neq", "text", "exp", "log"}
+_BUILTIN_FUNCTIONS = {"sum", "sqrt", "exp", "log", "mean", "norm", "trace", "abs"}
 _PIECES = ["a", "b", "x", "P", "J", "1", "2", "0.5", "+", "-", "=", "<", ",", ";", "(", ")",
            "{", "}", "[", "]", "^", "_", "|", r"\|", r"\frac", r"\sqrt", r"\mathbf 1",
            r"\top", r"\epsilon", r"\cdot", r"\left(", r"\right)", r"\quad", r"\langle",
@@ -137,7 +138,10 @@ def _names(node: object) -> set[str]:
         elif isinstance(e, (Neg, Transpose)):
             stack.append(e.operand)
         elif isinstance(e, Call):
-            out.add(e.func)
+            # the claim language's own functions (\sum_i a is sum(a * ones)) are readings,
+            # not names taken from a command; any other callee is a name
+            if e.func not in _BUILTIN_FUNCTIONS:
+                out.add(e.func)
             stack += list(e.args) + list(e.batch or ()) + []
             out.update(e.params)
     return out
