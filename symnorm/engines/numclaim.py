@@ -145,20 +145,22 @@ class _Eval(TreeEvaluator):
             hit = _JACOBIANS.get(key)
             if hit is not None:
                 return hit.copy() if isinstance(hit, mpmath.matrix) else hit
-        out = None
-        if forward:  # the chain rule in mpmath (symnorm/engines/forward.py), else differences
-            try:
-                base = self.over.get(var, self.mp(self.point.values[var]))
-                out = forward_jacobian(self, body, var, base)
-            except NoForward:
-                out = None
-        if out is None:
-            out = self._differences(body, var)
+        out = self._compute(body, var, forward)
         if key is not None:
             if len(_JACOBIANS) >= _JACOBIAN_CACHE_SIZE:
                 _JACOBIANS.pop(next(iter(_JACOBIANS)))
             _JACOBIANS[key] = out.copy() if isinstance(out, mpmath.matrix) else out
         return out
+
+    def _compute(self, body: Expr, var: str, forward: bool):
+        """The Jacobian itself: forward mode where it has a rule, else differences."""
+        if forward:
+            try:
+                base = self.over.get(var, self.mp(self.point.values[var]))
+                return forward_jacobian(self, body, var, base)
+            except NoForward:
+                pass
+        return self._differences(body, var)
 
     def _differences(self, body: Expr, var: str):
         base = self.over.get(var, self.mp(self.point.values[var]))
