@@ -162,7 +162,8 @@ def main() -> None:
                 print(f"    default per-claim limit {DEFAULT_TIMEOUT:g} s = {ratio:.1f}x the "
                       f"slowest claim (target: at least 10x)")
                 same = extra_now["verdicts"] == extra_old["verdicts"]
-                print(f"    verdicts (label, status, scope) identical to the baseline: {same}")
+                print("    verdicts (file, label, status, scope, engine) identical to the "
+                      f"baseline: {same}")
                 if not same:
                     for a, b in zip(extra_now["verdicts"], extra_old["verdicts"]):
                         if a != b:
