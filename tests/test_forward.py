@@ -105,6 +105,7 @@ def test_layer_norm_jacobian_matches_the_closed_form():
     ("vector x", "abs(x.T*ones)*x", {"x": [F(1), F(-1)]}, 2),  # a kink of abs at 0
     ("vector x", "sqrt(x.T*x)", {"x": [F(0), F(0)]}, 2),  # sqrt at 0
     ("vector x", "(x.T*x)**(1/3)", {"x": [F(0), F(0)]}, 2),  # a power below 1 of 0
+    ("vector x", "(x.T*ones)**(3/2)", {"x": [F(1), F(-1)]}, 2),  # the edge of its domain
 ])
 def test_points_that_are_not_differentiable_are_skipped(decls, body, values, d):
     claim, tree = _claim(decls, body, "x")

@@ -9,7 +9,7 @@ is the derivative up to rounding -- with no step size and no truncation error --
 independent of SymPy.  Subtrees that do not contain ``x`` are evaluated once, as constants.
 
 Where a rule does not apply the point is not differentiable (``abs`` or ``sqrt`` at 0 with
-a nonzero tangent, a power below 1 of 0): :class:`~symnorm.engines.numclaim.Undefined` is
+a nonzero tangent, a power below 1 or a fractional power of 0): :class:`~symnorm.engines.numclaim.Undefined` is
 raised and the point is skipped, never counted.  Constructs without a rule here (a nested
 ``jacobian``, a power of a matrix that depends on ``x``, a variable exponent of a base that
 is not positive) raise :class:`NoForward`, and the caller falls back to Richardson-
@@ -194,8 +194,11 @@ class _Walk:
         value = self.ev.power(a.v, b.v)
         tangents = [mpmath.mpf(0)] * self.n
         if a.t:
-            if a.v == 0 and b.v < 1 and b.v != 0:
-                raise _undefined("not differentiable at this point (a power below 1 of 0)")
+            if a.v == 0 and b.v != 0 and (b.v < 1 or b.v != int(b.v)):
+                # below 1 the slope is infinite; a fractional power is not defined left of 0,
+                # so 0 is the boundary of its domain, where no two-sided derivative exists
+                raise _undefined("not differentiable at this point (a power of 0 below 1, "
+                                 "or a fractional one)")
             # d(a**b)/da = b * a**(b - 1); at b = 0 the power is the constant 1
             slope = mpmath.mpf(0) if b.v == 0 else b.v * self.ev.power(a.v, b.v - 1)
             tangents = [x + slope * y for x, y in zip(tangents, a.t)]
