@@ -84,9 +84,9 @@ def _depends(e: Expr, var: str, memo: dict[int, bool]) -> bool:
     elif isinstance(e, BinOp):
         out = _depends(e.left, var, memo) | _depends(e.right, var, memo)
     elif isinstance(e, Call):
-        out = any([_depends(a, var, memo) for a in e.args])
+        out = any(_depends(a, var, memo) for a in e.args)
     elif isinstance(e, VectorLit):
-        out = any([_depends(x, var, memo) for x in e.items])
+        out = any(_depends(x, var, memo) for x in e.items)
     else:
         raise NoForward(f"no forward rule for {type(e).__name__}")
     memo[key] = out
