@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,7 +99,8 @@ def _paper_document() -> Path | None:
     return path if path.is_file() else None
 
 
-def _any_d(spec: NormSpec, dps: int) -> tuple[list[dict[str, str]] | None, str]:
+def _any_d(spec: NormSpec, dps: int, detail: Callable[[str], None] | None = None
+           ) -> tuple[list[dict[str, str]] | None, str]:
     if not (spec.center and spec.eps_inside and spec.var_denominator == "N"):
         return None, ("the built-in paper document covers LayerNorm with eps inside the root "
                       "and denominator d; not run for this variant")
@@ -111,7 +112,8 @@ def _any_d(spec: NormSpec, dps: int) -> tuple[list[dict[str, str]] | None, str]:
     if doc is None:
         return None, "the built-in paper document (symnorm/data/paper.md) is missing"
     try:
-        result = check_document(doc, dps=max(dps, 30))
+        result = check_document(doc, dps=max(dps, 30),
+                                progress=_ClaimsDone(detail) if detail else None)
     except SymnormError as exc:  # report the checker's failure, never a made-up verdict
         return None, f"the claim checker failed: {exc}"
     rows = [{"label": v.label, "status": v.status, "scope": v.scope, "engine": v.engine,
@@ -119,11 +121,43 @@ def _any_d(spec: NormSpec, dps: int) -> tuple[list[dict[str, str]] | None, str]:
     return rows, f"claims of {doc.name} (symnorm check), every eps >= 0 unless stated"
 
 
+class _ClaimsDone:
+    """A check progress callback that reports "k of n claims" as a step's detail."""
+
+    def __init__(self, detail: Callable[[str], None]) -> None:
+        self.detail, self.total, self.done = detail, 0, 0
+
+    def plan(self, labels: list[str]) -> None:
+        self.total += len(labels)
+        self.detail(f"0 of {self.total} claims")
+
+    def __call__(self, verdict: Any) -> None:
+        self.done += 1
+        self.detail(f"{self.done} of {self.total} claims")
+
+
+def derive_steps(d: int | None = None, x: Sequence[Any] | None = None, *,
+                 any_d: bool = True, symbolic: bool | None = None) -> int:
+    """How many steps :func:`derive` reports to its ``progress`` callback."""
+    d = d if d is not None else (len(x) if x is not None else len(PAPER_X))
+    return 5 + int(symbolic if symbolic is not None else d <= SYMBOLIC_PROOF_MAX_D) \
+        + int(any_d)
+
+
 def derive(d: int | None = None, x: Sequence[Any] | None = None, eps: Any = PAPER_EPS, *,
            dps: int = 50, center: bool = True, batch_eps: Any = PAPER_BATCH_EPS,
-           batch_b: Any = 2, any_d: bool = True, symbolic: bool | None = None) -> Derivation:
-    """Compute the worked example (defaults: the paper's x = (1, 2, 4), eps = 1/10)."""
+           batch_b: Any = 2, any_d: bool = True, symbolic: bool | None = None,
+           progress: Callable[..., None] | None = None) -> Derivation:
+    """Compute the worked example (defaults: the paper's x = (1, 2, 4), eps = 1/10).
+
+    ``progress(step)`` is called as each step starts and ``progress(step, detail)`` within
+    a long one (``symnorm derive`` draws it on a terminal; see :func:`derive_steps`)."""
     timings: dict[str, float] = {}
+
+    def step(name: str):
+        if progress is not None:
+            progress(name)
+        return (lambda detail: progress(name, detail)) if progress is not None else None
     if d is None:
         d = len(x) if x is not None else len(PAPER_X)
     if isinstance(d, bool) or not isinstance(d, int) or d < 2:
@@ -141,29 +175,34 @@ def derive(d: int | None = None, x: Sequence[Any] | None = None, eps: Any = PAPE
         spec = rms_norm_spec(d, eps)
     xq = tuple(as_rational(xi, f"x[{i + 1}]") for i, xi in enumerate(x))
     t = time.perf_counter()
+    step("differentiating")
     engine = ExactEngine(spec, xq)
     timings["differentiate"] = time.perf_counter() - t
     t = time.perf_counter()
-    checks_point = engine.verify()
+    checks_point = engine.verify(progress=step("proving the identities at x"))
     timings["prove_at_point"] = time.perf_counter() - t
     checks_symbolic = None
     if symbolic is None:
         symbolic = d <= SYMBOLIC_PROOF_MAX_D
     if symbolic:
         t = time.perf_counter()
-        checks_symbolic = ExactEngine(spec).verify()
+        checks_symbolic = ExactEngine(spec).verify(
+            progress=step("proving them for symbolic x"))
         timings["prove_symbolic_x"] = time.perf_counter() - t
     t = time.perf_counter()
+    step("eigen-decomposition")
     eigen = engine.eigen()
     timings["eigen"] = time.perf_counter() - t
+    step("mpmath cross-check")
     numeric = cross_check(spec, xq, dps=dps)
     timings["cross_check"] = numeric.seconds
+    step("BatchNorm companion")
     companion = [batch_pair(b, batch_eps, dps=dps)
                  for b in (as_rational(batch_b, "b"), -as_rational(batch_b, "b"))]
     rows, note = None, "skipped (--no-any-d)"
     if any_d:
         t = time.perf_counter()
-        rows, note = _any_d(spec, dps)
+        rows, note = _any_d(spec, dps, step("claim checker, every d"))
         timings["any_d"] = time.perf_counter() - t
     return Derivation(spec, xq, engine, checks_point, checks_symbolic, eigen, numeric,
                       companion, rows, note, timings)

@@ -217,3 +217,21 @@ def test_property_random_points(d, data, eps, variant):
 @pytest.mark.parametrize("d", [16, 32])
 def test_symbolic_identities_large_d(d):
     _all_hold(ExactEngine(layer_norm(d, TENTH)).verify(), LABELS_CENTERED)
+
+
+@pytest.mark.parametrize("polys", ["auto", "sympy"])
+def test_projector_idempotence_check_fails_on_a_wrong_matrix(monkeypatch, polys):
+    # the projector law is computed by flint's fmpq_mat (or the plain sum): both must see a
+    # changed entry, and both must accept the true P = I - 1 1^T/d
+    from sympy.polys.domains import QQ
+
+    from symnorm.engines.exact_checks import _idempotent
+    monkeypatch.setenv("SYMNORM_POLYS", polys)
+    d = 6
+    P = [[(QQ(1) if i == j else QQ(0)) - QQ(1, d) for j in range(d)] for i in range(d)]
+    assert _idempotent(P)
+    P[2][3] = QQ(1, 7)
+    assert not _idempotent(P)
+    Q = [[QQ(1) if i == j else QQ(0) for j in range(d)] for i in range(d)]
+    Q[0][0] = QQ(2)  # diag(2, 1, ...): not idempotent
+    assert not _idempotent(Q)

@@ -13,10 +13,11 @@ from typing import Any
 
 import sympy
 
-from ..derivation import Derivation, derive, random_point
+from ..derivation import Derivation, derive, derive_steps, random_point
 from ..errors import SpecError
 from ..spec import as_rational
 from .options import add_dps, dps_value
+from .progress import stage_bar
 
 __all__ = ["add_arguments", "run", "to_json", "to_text"]
 
@@ -68,8 +69,10 @@ def _parse(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     opts = _parse(args)
-    res = derive(opts["d"], opts["x"], opts["eps"], dps=opts["dps"], center=not args.rms,
-                 any_d=not args.no_any_d)
+    steps = derive_steps(opts["d"], opts["x"], any_d=not args.no_any_d)
+    with stage_bar(steps, args.json) as bar:  # on a terminal only
+        res = derive(opts["d"], opts["x"], opts["eps"], dps=opts["dps"], center=not args.rms,
+                     any_d=not args.no_any_d, progress=bar)
     print(json.dumps(to_json(res), indent=2) if args.json else to_text(res))
     bad = [c for c in res.checks_point + (res.checks_symbolic or []) if not c.holds]
     return 1 if bad else 0

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from ..safetext import visible
 
-__all__ = ["ProgressBar", "progress_bar", "watching"]
+__all__ = ["ProgressBar", "StageBar", "progress_bar", "stage_bar", "watching"]
 
 #: Labels longer than this are cut in the bar (only there; tables show them whole).
 SHOWN_LABEL = 40
@@ -78,6 +78,52 @@ class ProgressBar:
         self.close()
 
 
+class StageBar:
+    """Steps of one long computation (``symnorm derive``): step k / n, its name, time elapsed.
+
+    Called with the name of each step as it starts (and with a ``detail`` within a step,
+    such as the claims checked so far); a background thread redraws the bar every half second, so
+    the elapsed time moves during a step of minutes (``derive --d 512``).
+    """
+
+    def __init__(self, stream: TextIO, steps: int) -> None:
+        import threading
+
+        from tqdm import tqdm
+        self._bar = tqdm(total=steps, file=_raw(stream), unit="step", leave=False,
+                         dynamic_ncols=True,
+                         bar_format="{n_fmt}/{total_fmt} steps |{bar:20}| {elapsed}  {desc}")
+        self._started = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+        self._thread.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.5):
+            self._bar.refresh()
+
+    def __call__(self, step: str, detail: str = "") -> None:
+        """A new step begins (the previous one is done), or with ``detail`` the current
+        step has got that far."""
+        if not detail:
+            if self._started:
+                self._bar.update(1)
+            self._started = True
+        text = f"{step}: {detail}" if detail else step
+        self._bar.set_description_str(visible(text, newlines=False))
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._bar.close()
+
+    def __enter__(self):  # -> Self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 class _Nothing:
     """No display (output is not a terminal, or JSON)."""
 
@@ -91,3 +137,8 @@ class _Nothing:
 def progress_bar(json_output: bool = False) -> Any:
     """A context manager giving a :class:`ProgressBar` on a terminal, else ``None``."""
     return ProgressBar(sys.stderr) if watching(json_output) else _Nothing()
+
+
+def stage_bar(steps: int, json_output: bool = False) -> Any:
+    """A context manager giving a :class:`StageBar` on a terminal, else ``None``."""
+    return StageBar(sys.stderr, steps) if watching(json_output) else _Nothing()

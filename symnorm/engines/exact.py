@@ -37,7 +37,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
@@ -328,10 +328,12 @@ class ExactEngine(ExactViews):
     def _vec_zero(self, vec: Sequence[Surd]) -> bool:
         return all(self.is_zero(e) for e in vec)
 
-    def verify(self, closed: list[list[Surd]] | None = None) -> list[Check]:
-        """Prove, exactly at this d, the closed form, the eigen-relations, symmetry and trace."""
+    def verify(self, closed: list[list[Surd]] | None = None,
+               progress: Callable[[str], None] | None = None) -> list[Check]:
+        """Prove, exactly at this d, the closed form, the eigen-relations, symmetry and trace
+        (``progress`` is told the name of each check as it starts)."""
         from .exact_checks import run_checks
-        return run_checks(self, closed)
+        return run_checks(self, closed, progress)
 
 
 

@@ -3,8 +3,10 @@
 Sample points are exact (seeded rationals, probes of special values, ``given`` hypotheses
 solved exactly at the point; see ``docs/engines.md``).  Both sides are evaluated with
 mpmath at ``dps`` and ``dps + 20`` digits (a third precision when needed); ``jacobian`` is
-computed by central differences with Richardson extrapolation at raised working
-precision, independently of SymPy.
+computed in forward mode (the chain rule applied to the claim's tree in mpmath,
+``symnorm/engines/forward.py``), or by central differences with Richardson extrapolation
+where forward mode has no rule or ``SYMNORM_JACOBIAN=differences`` asks for them, at
+raised working precision and independently of SymPy.
 
 A point *agrees* when the difference is rounding noise (it shrinks with precision) below
 ``10**-30`` relative to the sizes involved; it *differs* when the difference is stable
@@ -24,6 +26,8 @@ import sympy as sp
 from ..lang.context import PreparedClaim
 from ..lang.syntax import BinOp, Call, Expr, Neg, Num, Relation, Transpose, VectorLit, nodes
 from .anyd import _simple_bound
+from .forward import NoForward, forward_enabled
+from .forward import jacobian as forward_jacobian
 from .walk import TreeEvaluator
 
 __all__ = ["MAX_DPS", "Outcome", "Point", "classify", "evaluate_relation", "sample_point"]
@@ -125,7 +129,9 @@ class _Eval(TreeEvaluator):
         return self._jacobian(body, var)
 
     def _jacobian(self, body: Expr, var: str):
-        """Central differences with Richardson extrapolation, at the current precision.
+        """Forward-mode derivatives (the chain rule on the tree, ``forward.py``), or where
+        they have no rule (or ``SYMNORM_JACOBIAN=differences``) central differences with
+        Richardson extrapolation, at the current precision.
 
         The result is shared by every claim a worker process decides (``_JACOBIANS``): the
         key is everything the value depends on -- the expanded body (structural equality),
@@ -133,17 +139,28 @@ class _Eval(TreeEvaluator):
         derivatives (values held in ``over``) are never shared.
         """
         key = None
+        forward = forward_enabled()
         if not self.over:
-            key = (body, var, self.d, _frozen(self.point.values), mpmath.mp.prec)
+            key = (body, var, self.d, _frozen(self.point.values), mpmath.mp.prec, forward)
             hit = _JACOBIANS.get(key)
             if hit is not None:
                 return hit.copy() if isinstance(hit, mpmath.matrix) else hit
-        out = self._differences(body, var)
+        out = self._compute(body, var, forward)
         if key is not None:
             if len(_JACOBIANS) >= _JACOBIAN_CACHE_SIZE:
                 _JACOBIANS.pop(next(iter(_JACOBIANS)))
             _JACOBIANS[key] = out.copy() if isinstance(out, mpmath.matrix) else out
         return out
+
+    def _compute(self, body: Expr, var: str, forward: bool):
+        """The Jacobian itself: forward mode where it has a rule, else differences."""
+        if forward:
+            try:
+                base = self.over.get(var, self.mp(self.point.values[var]))
+                return forward_jacobian(self, body, var, base)
+            except NoForward:
+                pass
+        return self._differences(body, var)
 
     def _differences(self, body: Expr, var: str):
         base = self.over.get(var, self.mp(self.point.values[var]))
@@ -648,13 +665,10 @@ def solve_hypotheses(claim: PreparedClaim, point: Point, root: int = 1) -> Point
     ``root`` picks the branch of a quadratic hypothesis; ``point.complete`` is False when
     the solution used divides by a coefficient that may vanish (see ``hypothesis_solution``).
     """
-    from .anyd import Unsupported
-    from .explicit import Explicit
-    try:
-        eng = Explicit(claim, point.d)
-        sol = eng.hypothesis_solution(root=root)
-    except Unsupported:
+    got = _hypothesis_solution(claim, point.d, root)
+    if got is None:
         return None
+    eng, sol = got
     subs = {}
     for name, val in point.values.items():
         if name in eng.vec_syms:
@@ -678,3 +692,28 @@ def solve_hypotheses(claim: PreparedClaim, point: Point, root: int = 1) -> Point
         else:
             values[s.name] = exact
     return Point(point.d, values, complete=eng.complete)
+
+
+#: Solved hypotheses per (claim, d, root) in this worker: the solution (SymPy solving, the
+#: costly part of a sample point) depends only on them, never on the point's values
+_SOLUTIONS: dict[tuple[int, int, int], tuple[PreparedClaim, object]] = {}
+_SOLUTION_CACHE_SIZE = 256
+
+
+def _hypothesis_solution(claim: PreparedClaim, d: int, root: int):
+    """``(engine, solution)`` of the claim's hypotheses at ``d`` (None: cannot solve)."""
+    from .anyd import Unsupported
+    from .explicit import Explicit
+    key = (id(claim), d, root)
+    hit = _SOLUTIONS.get(key)
+    if hit is not None and hit[0] is claim:  # the claim is kept, so its id is not reused
+        return hit[1]
+    try:
+        eng = Explicit(claim, d)
+        got = (eng, eng.hypothesis_solution(root=root))
+    except Unsupported:
+        got = None
+    if len(_SOLUTIONS) >= _SOLUTION_CACHE_SIZE:
+        _SOLUTIONS.pop(next(iter(_SOLUTIONS)))
+    _SOLUTIONS[key] = (claim, got)
+    return got

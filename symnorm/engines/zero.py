@@ -20,7 +20,7 @@ False
 from __future__ import annotations
 
 import os
-from functools import reduce
+from functools import lru_cache, reduce
 
 import sympy as sp
 
@@ -55,6 +55,48 @@ def factor_list(e: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]]:
         return sp.Add(*[int(k) * sp.Mul(*[g ** n for g, n in zip(gens, mon)])
                         for mon, k in f.to_dict().items()])
     return sp.Rational(int(c), int(den)), [(expr(f), int(m)) for f, m in facs]
+
+
+@lru_cache(maxsize=1024)
+def _cancel(e: sp.Expr) -> sp.Expr:
+    """``sp.cancel(e)``, kept: the entries of one claim share radicands (a vector's d
+    entries divide by the same ``sqrt(v + eps)``), and each entry is tested on its own."""
+    return sp.cancel(e)
+
+
+@lru_cache(maxsize=1024)
+def _sqrt_parts(key: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
+    """``sqrt(key) = out * prod(sqrt(r) for r in radicands)`` (see :meth:`Radicals._sqrt`);
+    kept, because it factors the radicand and every entry of a claim repeats it."""
+    num, den = sp.fraction(key)
+    outside = sp.Integer(1)
+    if den != 1 and den.is_positive:  # sqrt(n/m) = sqrt(n*m)/m for m > 0
+        num, outside, den = sp.expand(num * den), 1 / den, sp.Integer(1)
+    known: list[tuple[sp.Expr, int]] = []
+    rest = num
+    if den == 1 and sp.count_ops(num) < 400:
+        coeff, factors = factor_list(num)
+        rest = coeff
+        for f, m in factors:
+            if f.is_nonnegative or f.is_positive:
+                known.append((f, m))
+            else:
+                rest *= f ** m
+    cn, pn = sp.expand(rest).as_content_primitive()
+    cd, pd = sp.expand(den).as_content_primitive()
+    c = sp.Rational(cn) / sp.Rational(cd)
+    if c < 0:
+        c, pn = -c, -pn
+    out = outside * sp.sqrt(c)
+    radicands = []
+    for f, m in known:
+        out *= f ** (m // 2)
+        if m % 2:
+            radicands.append(sp.expand(f))
+    inner = _cancel(pn / pd)
+    if inner != 1:
+        radicands.append(inner)
+    return out, tuple(radicands)
 
 
 class Radicals:
@@ -93,33 +135,9 @@ class Radicals:
         """
         if key.is_Rational and key >= 0:
             return sp.sqrt(key)
-        num, den = sp.fraction(key)
-        outside = sp.Integer(1)
-        if den != 1 and den.is_positive:  # sqrt(n/m) = sqrt(n*m)/m for m > 0
-            num, outside, den = sp.expand(num * den), 1 / den, sp.Integer(1)
-        known: list[tuple[sp.Expr, int]] = []
-        rest = num
-        if den == 1 and sp.count_ops(num) < 400:
-            coeff, factors = factor_list(num)
-            rest = coeff
-            for f, m in factors:
-                if f.is_nonnegative or f.is_positive:
-                    known.append((f, m))
-                else:
-                    rest *= f ** m
-        cn, pn = sp.expand(rest).as_content_primitive()
-        cd, pd = sp.expand(den).as_content_primitive()
-        c = sp.Rational(cn) / sp.Rational(cd)
-        if c < 0:
-            c, pn = -c, -pn
-        out = outside * sp.sqrt(c)
-        for f, m in known:
-            out *= f ** (m // 2)
-            if m % 2:
-                out *= self._fresh(("sqrt", sp.expand(f)), sp.expand(f), "t")
-        inner = sp.cancel(pn / pd)
-        if inner != 1:
-            out *= self._fresh(("sqrt", inner), inner, "t")
+        out, radicands = _sqrt_parts(key)
+        for r in radicands:
+            out *= self._fresh(("sqrt", r), r, "t")
         return out
 
     def _rewrite(self, e: sp.Expr) -> sp.Expr:
@@ -129,18 +147,18 @@ class Radicals:
             base, ex = e.args
             b = self.rewrite(base)
             if ex.is_Rational and ex.q == 2:
-                return self._sqrt(sp.cancel(b)) ** ex.p
+                return self._sqrt(_cancel(b)) ** ex.p
             if ex.is_Integer:
                 return b ** ex
             x = self.rewrite(ex)
-            return self._fresh(("pow", sp.cancel(b), sp.cancel(x)), None, "f")
+            return self._fresh(("pow", _cancel(b), _cancel(x)), None, "f")
         if isinstance(e, sp.Abs):
-            a = sp.cancel(self.rewrite(e.args[0]))
+            a = _cancel(self.rewrite(e.args[0]))
             return self._fresh(("abs", a), a ** 2, "w")
         if e.is_Add or e.is_Mul:
             return e.func(*[self.rewrite(a) for a in e.args])
         if isinstance(e, sp.Function) or e.args:
-            args = tuple(sp.cancel(self.rewrite(a)) for a in e.args)
+            args = tuple(_cancel(self.rewrite(a)) for a in e.args)
             return self._fresh((e.func, args), None, "f")
         return e
 
@@ -177,6 +195,9 @@ def is_zero(expr: sp.Expr) -> bool:
         return True
     rad = Radicals()
     r = rad.rewrite(expr)
-    num, _ = sp.fraction(sp.together(r))
+    # a polynomial (no power with a negative or fractional exponent left once radicals are
+    # symbols) is its own numerator: ``together`` would only rebuild it, slowly
+    polynomial = all(p.exp.is_Integer and p.exp > 0 for p in r.atoms(sp.Pow))
+    num = r if polynomial else sp.fraction(sp.together(r))[0]
     # inner radicals were created first; reduce the outermost one first
     return _reduce(num, rad, list(rad.order))

@@ -1,0 +1,49 @@
+"""The zero test's shortcuts (issue 12) decide exactly what the long way decides.
+
+A polynomial skips ``together``; radicand factorizations and cancellations are kept across
+calls (each entry of a claim is tested on its own, with the same radicands).  True
+identities must still be proved, and one-term changes of them must still not be.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from symnorm.engines import zero
+from symnorm.engines.zero import is_zero
+
+x, y, z = sp.symbols("x y z", real=True)
+v, e = sp.symbols("v eps", positive=True)
+s = sp.sqrt(v + e)
+
+CASES = [
+    ((x + y) ** 3 - (x**3 + 3 * x**2 * y + 3 * x * y**2 + y**3), True),
+    ((x + y) ** 3 - (x**3 + 3 * x**2 * y + 2 * x * y**2 + y**3), False),  # a factor
+    ((x - y) * (x + y) - x**2 + y**2, True),
+    ((x - y) * (x + y) - x**2 - y**2, False),  # a sign
+    (x * y * z - z * y * x + 0 * x, True),
+    (x**2 - x, False),
+    (1 / s - s / (v + e), True),
+    (1 / s - s / (v + 2 * e), False),  # a factor inside the root
+    (x / s - x * s / (v + e), True),
+    (x / s + x * s / (v + e), False),  # a sign
+    (sp.sqrt(4 * v**2 * (v + e)) - 2 * v * s, True),
+    (sp.sqrt(4 * v**2 * (v + e)) - 2 * s, False),  # a dropped factor
+]
+
+
+@pytest.mark.parametrize("expr, zero_", CASES, ids=[str(c[0])[:40] for c in CASES])
+def test_zero_test_with_and_without_kept_work(expr, zero_):
+    zero._cancel.cache_clear()
+    zero._sqrt_parts.cache_clear()
+    assert is_zero(expr) is zero_  # nothing kept
+    assert is_zero(expr) is zero_  # everything kept from the first call
+
+
+def test_kept_radicands_do_not_leak_between_expressions():
+    zero._sqrt_parts.cache_clear()
+    for _ in range(2):  # the same radicand, true and false claims in turn
+        assert is_zero(y / s - y * s / (v + e))
+        assert not is_zero(y / s - y * s / (v + e) + 1 / s)
+        assert not is_zero(y / s)
