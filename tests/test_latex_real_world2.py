@@ -50,16 +50,13 @@ REFUSED = {
     "csh.var": "\\sum needs an index",                             # \sum{i=1}^{m} (markdown)
     "pt.localresponsenorm": "sum index 'c'",                       # channel window sum
     "onednn.bnorm.mu": "mu is not a declared symbol",                            # \sum\limits_{nhw}
-    "paddle.instance_norm": "upper bound H of \\sum",             # \sum_{i=1}^{HW}
+    "paddle.instance_norm": "upper bound HW of \\sum",  # HW: an instance-norm group, not BN
     # oneDNN's tensors as functions of their indices, src(t, n, c)
     "onednn.lnorm": "'ds' looks like a differential",              # dst(t, n, c)
     "onednn.lnorm.mu": "mu is not a declared symbol",              # \mu(t, n)
     "onednn.lnorm.var": "sigma is not a declared symbol",          # \sigma^2(t, n)
     # a word the document does not define, or a bracket call of a function
     "cudnn.batchnorm": "'output' is written as a word",           # output = scale*{...}
-    # an indexed right side under an unindexed left side
-    "ms.rms_norm.r2_3": "the right side has a free index but y has none",
-    "ms.rms_norm": "the right side has a free index but y has none",
     # derivatives written entrywise or with the gradient's layout
     "feng.dxhat.dx": "cannot compare a matrix with a scalar",     # d xhat/dx = 1/sqrt(..)
     "feng.dvar.dx": "cannot compare a row vector with a vector",  # gradient as a column
@@ -80,7 +77,6 @@ REFUSED = {
     "csh.xhat": "left side of \\leftarrow is not a name",          # \hat{x}{i} (markdown)
     "csh.y": "expected '}' to close '{'",
     "academy.xhat.y": "a formula with no relation beside other relations",  # \gamma,\hat{x}_i
-    "feng.y": "BN(...) applied to indexed entries",                # BN_{\gamma,\beta}(x_{i})
     "caffe.issue4110": "'dE' looks like a differential",          # plain-text dE(Y)/dX
     "cv.328242": "unknown function b",                             # b(x_p) = ...
 }
@@ -89,6 +85,9 @@ REFUSED = {
 #: graph is a definition, docs/latex.md): nothing is checked, so the error goes unnoticed.
 UNCHECKED_FALSE = {
     "zakka.dxhat.dmu": "dxhat_dmu",  # a spurious sum makes it m times too large
+    # y = x_i / (...) gamma_i defines y entrywise (rmsnorm names no output): MindSpore's typo
+    # (the root closes after 1/n) is a definition, listed `defined`, never checked
+    "ms.rms_norm.r2_3": "y",
 }
 
 #: Accepted false entries where a link of the chain is proved: the first member is a graph
@@ -126,10 +125,11 @@ def test_corpus2_size_and_acceptance() -> None:
     assert set(REFUSED) | set(UNCHECKED_FALSE) | set(PROVED_LINK_OF_FALSE) <= set(ENTRIES)
     # named public sources, by key prefix (pt.* are three PyTorch pages/threads)
     assert len({k.split(".")[0] for k in ENTRIES}) >= 12
-    # 26 of 68 accepted verbatim (38%); 24 of them with the right verdict
+    # 42 of 68 accepted verbatim (62%); 39 of them with the right verdict (the other three
+    # are definitions only or a proved link of a false chain, stated above), none wrong
     accepted = len(CORPUS) - len(REFUSED)
-    assert accepted >= 26
-    assert accepted - len(UNCHECKED_FALSE) - len(PROVED_LINK_OF_FALSE) >= 24
+    assert accepted >= 42
+    assert accepted - len(UNCHECKED_FALSE) - len(PROVED_LINK_OF_FALSE) >= 39
 
 
 def test_batchnorm_preamble_leaves_derivatives_unchecked() -> None:

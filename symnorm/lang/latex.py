@@ -32,7 +32,7 @@ from symnorm.lang.latex_index import (
 )
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
-from symnorm.lang.vocab import AFFINE_WORDS
+from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS
 from symnorm.lang.syntax import (
     BinOp,
     Call,
@@ -162,10 +162,28 @@ def parse_latex_equation(
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     raws = parser.equation()
+    _one_size_name(parser, raws, reader, file)
     if _plain_output(toks, raws, reader):
         reader.env = replace(reader.env, meanings={**reader.env.meanings,
                                                    reader.env.output: reader.env.plain_output})
     return reader.build(raws, label)
+
+
+def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, file: str
+                   ) -> None:
+    """A vocabulary's size name of d (``NHW``, ``H``) must be the only name of d in its
+    equation: ``\\frac{1}{NHW}\\sum_{i=1}^{m} x_i`` would equate two counts sources keep
+    apart (Ioffe and Szegedy's m is not N*H*W for a convolution)."""
+    used = set(parser.dims_used)
+    for r in raws:
+        used |= {n for n in names_in(r.left) | names_in(r.right)
+                 if n == "d" or parser.is_dimension(n)}
+    sizes = {n for n in used & SIZE_NAMES if reader._vocab(n)}  # the document's own: its call
+    if sizes and len(used) > 1:
+        pos = raws[0].pos
+        raise _err(f"the equation names the dimension both {' and '.join(sorted(used))}: the "
+                   f"size name {sorted(sizes)[0]} must be the only count in its equation",
+                   pos, file, "write one count throughout (\\frac{1}{NHW}\\sum_{i=1}^{NHW})")
 
 
 def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> bool:
@@ -191,6 +209,14 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
                            f"{env.meanings[out]}", r.pos, reader.file,
                            f"drop the declaration of {n} (the vocabulary reads {n} as "
                            f"{AFFINE_WORDS[n]}), or define {out} yourself")
+            if env.kind(n) in ("scalar", "vector", "matrix") and n not in VOCAB_INPUTS \
+                    and n not in env.affine:
+                # y_i = g_i \hat x_i + b_i (Breloff): the source's own gain g, not the
+                # vocabulary's gamma; comparing with gamma*N(x) + beta would refute it
+                raise _err(f"{out} = ... uses {n}, declared by the document, while the "
+                           f"vocabulary's output {out} is {env.meanings[out]}", r.pos,
+                           reader.file, f"write the vocabulary's parameters (\\gamma, \\beta) "
+                           f"or define {out} yourself (`let {out} = ...` before the equation)")
     if env.plain_output is None or not stating:
         return False
     if _writes_affine(toks, env.affine) or any(t.text == "\\partial" for t in toks):
@@ -512,11 +538,35 @@ class _Equation:
         if isinstance(e, Transpose):
             return Transpose(rec(e.operand), e.pos)
         if isinstance(e, Call):
+            affine = self._affine_transform(e)
+            if affine is not None:
+                return affine
             batch = tuple(rec(b) for b in e.batch) if e.batch is not None else None
             return Call(e.func, tuple(rec(a) for a in e.args), e.pos, batch, e.params, e.bind)
         if isinstance(e, IndexSum):
             return IndexSum(e.index, rec(e.body), e.pos)
         return e
+
+    def _affine_transform(self, e: Call) -> object:
+        """``BN_{\\gamma,\\beta}(x_i)`` with ``use batchnorm``: Ioffe and Szegedy's batching
+        transform with its affine parameters, entry i of ``gamma*BN(x) + beta*ones`` (``x`` the
+        mini-batch); ``BN_{\\gamma,\\beta}(x)`` is the whole vector.  None for any other call."""
+        batch = self.env.sets.get("B")
+        if (e.func != "BN" or batch is None or sorted(e.params) != ["beta", "gamma"]
+                or e.bind or e.batch is not None or len(e.args) != 1
+                or not all(self._vocab(n) for n in ("gamma", "beta"))):
+            return None
+        arg = e.args[0]
+        index = arg.index if isinstance(arg, Indexed) and arg.expr is None else None
+        if not (isinstance(arg, (Name, Indexed)) and arg.id == batch):
+            raise _err(f"BN_{{gamma,beta}}(...) is read only of the mini-batch {batch} or its "
+                       f"entry {batch}_i", e.pos, self.file, f"write BN_{{\\gamma,\\beta}}({batch}_i)")
+        if isinstance(arg, Indexed) and index is None:
+            return None
+        pos = e.pos
+        out = BinOp("+", BinOp("*", Name("gamma", pos), Call("BN", (Name(batch, pos),), pos), pos),
+                    BinOp("*", Name("beta", pos), Name("ones", pos), pos), pos)
+        return Indexed("y", index, pos, out) if index is not None else out
 
     def _partial(self, pt: Partial) -> object:
         """``\\frac{\\partial A}{\\partial B}``, read by what A and B are in the document.
@@ -632,7 +682,9 @@ class _Equation:
         self._entrywise_limit(entrywise_terms(left) + entrywise_terms(right), r.pos)
         if lv and not rv:
             right = BinOp("*", right, Name("ones", r.pos), r.pos)
-        elif rv and not lv:
+        elif rv and not lv and self._shape(left, set()) != "column":
+            # a scalar against entries: every entry equals it.  A vector left side
+            # (y = \frac{x_i}{...}\gamma_i) is the entrywise claim y_i = ..., kept as is
             left = BinOp("*", left, Name("ones", r.pos), r.pos)
         return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
 
@@ -659,7 +711,7 @@ class _Equation:
         self._entrywise_limit(entrywise_terms(body), r.pos)
         if kind == "indexed" and not vec:
             body = BinOp("*", body, Name("ones", r.pos), r.pos)
-        elif kind != "indexed" and vec:
+        elif kind != "indexed" and vec and not (kind == "plain" and len(set(free)) == 1):
             raise _err(f"the right side has a free index but {name} has none", r.pos,
                        self.file, f"write {name}_i on the left")
         if kind == "squared":  # sigma^2 = E defines sigma = sqrt(E); it is used squared

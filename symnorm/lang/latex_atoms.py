@@ -909,6 +909,16 @@ def _index_element(e: object, name: str, index: str) -> object:
     return e
 
 
+def _letter_run(p: ExprParser, k: Tok) -> str:
+    """The letters written against each other from the consumed token ``k`` on."""
+    word, end, j = k.text, k.end, 0
+    while _letter(nxt := p.peek(j)) and nxt.start == end:  # type: ignore[union-attr]
+        word += nxt.text  # type: ignore[union-attr]
+        end = nxt.end  # type: ignore[union-attr]
+        j += 1
+    return word if _letter(k) else k.text
+
+
 def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
     """The upper bound must be the length d of the vectors: ``d``, ``m`` with m = d, ``d-1``.
 
@@ -918,10 +928,18 @@ def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
     if not (_letter(k) or k.text in GREEK):
         raise p.err(f"upper bound {k.text!r} of \\sum: a sum runs over all d entries", k,
                     "write ^d (or a name defined as d: let m = d)")
+    run = _letter_run(p, k)
+    if len(run) > 1 and p.is_dimension(run):  # \sum_{i=1}^{NHW}: a size name of d
+        p.i += len(run) - 1
+        p.dims_used.add(run)
+        return False
+    p.dims_used.add(name)
     if not p.is_dimension(name):
-        raise p.err(f"upper bound {name} of \\sum is not the dimension d", k,
+        shown = run if len(run) > 1 else name
+        raise p.err(f"upper bound {shown} of \\sum is not the dimension d", k,
                     f"the sum runs over all d entries of the vectors; write ^d, or define "
-                    f"{name} as d first (let {name} = d) if it is")
+                    f"{shown} as d first (let {shown} = d) if it is; the vocabularies name "
+                    "the count m, n, NHW (batchnorm) or H (layernorm)")
     minus = braced and p.at("-")
     if minus:
         p.i += 1

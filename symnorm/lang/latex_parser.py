@@ -86,6 +86,8 @@ class ExprParser:
         #: parameter): only those multiply a parenthesis by juxtaposition; a defined quantity
         #: (\mu, \sigma, v, s) before ( reads as an application in sources (\sigma(x))
         self.free_symbol: Callable[[str], bool] = lambda n: True
+        #: names of the dimension written as upper bounds of sums (``m``, ``NHW``)
+        self.dims_used: set[str] = set()
 
     # --- tokens -------------------------------------------------------------------------
 

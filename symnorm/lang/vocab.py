@@ -69,6 +69,13 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
     ]
 
 
+#: Size names a vocabulary gives the dimension d besides d itself (``\\frac{1}{NHW}``): one
+#: such name may not share an equation with another name of d (``\\frac{1}{NHW}
+#: \\sum_{i=1}^{m}`` would read two different counts as one).
+SIZE_NAMES = frozenset({"NHW", "H"})
+#: What the layer vocabularies declare themselves (the input and eps): the only declared
+#: symbols a statement of the vocabulary's output may use besides its affine parameters.
+VOCAB_INPUTS = frozenset({"x", "z", "eps"})
 #: The frameworks' own words for the affine parameters (PyTorch's ``weight``/``bias``,
 #: cuDNN's ``scale``): the vocabulary's gamma and beta, unless the document declares them.
 AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta"}
@@ -79,7 +86,8 @@ AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta"}
 #: ``\sqrt{\sigma^2+\epsilon}`` is ``s``); the gain and bias are scalars.
 LATEX_MEANINGS: dict[str, dict[str, str]] = {
     "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
-                  "y": "gamma*N(x) + beta*ones", **AFFINE_WORDS},
+                  "y": "gamma*N(x) + beta*ones", **AFFINE_WORDS,
+                  "H": "d"},  # Ba et al.: the number of hidden units summed over
     # the vocabulary calls the batch z (its claim-language name); sources call it x.  The
     # mini-batch statistics of Ioffe and Szegedy: mu_B, sigma_B (biased, without eps).
     "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones",
@@ -87,7 +95,8 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
                   "sigma_B": "sqrt((P*z).T*(P*z)/d)",
                   # PaddlePaddle's docstrings write the mini-batch as beta: \mu_\beta
                   "mu_beta": "mean(z)", "sigma_beta": "sqrt((P*z).T*(P*z)/d)",
-                  **AFFINE_WORDS},
+                  **AFFINE_WORDS,
+                  "NHW": "d"},  # cuDNN, oneDNN: the N*H*W values of one channel
     # the PyTorch RMSNorm docstring's n is the number of entries averaged: the dimension
     "rmsnorm": {"n": "d"},
 }
