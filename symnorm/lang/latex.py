@@ -200,7 +200,8 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
     out = env.output
     if out is None or not reader._vocab(out):
         return False
-    stating = [r for r in raws if r.op == "" or isinstance(r.left, Name) and r.left.id == out]
+    stating = [r for r in raws if r.op == "" or isinstance(r.left, (Name, Indexed))
+               and r.left.id == out and getattr(r.left, "expr", None) is None]
     for r in stating:
         for n in sorted(names_in(r.right)):
             if n in AFFINE_WORDS and env.kind(n) is not None:
