@@ -939,7 +939,7 @@ def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
         raise p.err(f"upper bound {shown} of \\sum is not the dimension d", k,
                     f"the sum runs over all d entries of the vectors; write ^d, or define "
                     f"{shown} as d first (let {shown} = d) if it is; the vocabularies name "
-                    "the count m, n, NHW (batchnorm) or H (layernorm)")
+                    "the count m, NHW (batchnorm), n (rmsnorm), H or D (layernorm)")
     minus = braced and p.at("-")
     if minus:
         p.i += 1

@@ -72,7 +72,7 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
 #: Size names a vocabulary gives the dimension d besides d itself (``\\frac{1}{NHW}``): one
 #: such name may not share an equation with another name of d (``\\frac{1}{NHW}
 #: \\sum_{i=1}^{m}`` would read two different counts as one).
-SIZE_NAMES = frozenset({"NHW", "H"})
+SIZE_NAMES = frozenset({"NHW", "H", "D"})
 #: What the layer vocabularies declare themselves (the input and eps): the only declared
 #: symbols a statement of the vocabulary's output may use besides its affine parameters.
 VOCAB_INPUTS = frozenset({"x", "z", "eps"})
@@ -87,7 +87,8 @@ AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta"}
 LATEX_MEANINGS: dict[str, dict[str, str]] = {
     "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
                   "y": "gamma*N(x) + beta*ones", **AFFINE_WORDS,
-                  "H": "d"},  # Ba et al.: the number of hidden units summed over
+                  # Ba et al.'s number of hidden units; the feature count D of blogs
+                  "H": "d", "D": "d"},
     # the vocabulary calls the batch z (its claim-language name); sources call it x.  The
     # mini-batch statistics of Ioffe and Szegedy: mu_B, sigma_B (biased, without eps).
     "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones",
