@@ -73,7 +73,7 @@ REFUSED = {
     "paddle.normalize": "unsupported LaTeX command \\max",
     # one of a kind
     "cademy.ln": "unknown name 'muhat'",                           # the map before its statistics
-    "d2l.ln": "\\rightarrow: a map written with an arrow",          # x \rightarrow LN(x) = ...
+    "d2l.ln": "unknown name 'muhat'",  # x \rightarrow LN(x) = ... before its statistics
     "csh.xhat": "left side of \\leftarrow is not a name",          # \hat{x}{i} (markdown)
     "csh.y": "expected '}' to close '{'",
     "academy.xhat.y": "a formula with no relation beside other relations",  # \gamma,\hat{x}_i

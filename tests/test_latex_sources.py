@@ -93,6 +93,14 @@ CASES = [
      lambda: _same(XH + BETA, GAMMA * XH + BETA)),
     ("plain.output.gamma", LN, r"y = \gamma\frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}}",
      lambda: _same(GAMMA * XH, GAMMA * XH + BETA)),
+    ("approx", LN, r"\hat x \approx \frac{x-\mu}{\sigma}", lambda: True),  # exact at eps = 0
+    ("approx.sign", LN, r"\hat x \approx \frac{x+\mu}{\sigma}",
+     lambda: _same((_X - _mu(_X)) / np.sqrt(_var(_X)), (_X + _mu(_X)) / np.sqrt(_var(_X)))),
+    ("approx.power", LN, r"\hat x \approx \frac{x-\mu}{\sigma^2}",
+     lambda: _same((_X - _mu(_X)) / np.sqrt(_var(_X)), (_X - _mu(_X)) / _var(_X))),
+    ("arrow.map", LN, r"x \rightarrow \mathcal N(x) = \frac{P x}{s}", lambda: True),
+    ("arrow.map.power", LN, r"x \rightarrow \mathcal N(x) = \frac{P x}{s^2}",
+     lambda: _same(XH, XH / np.sqrt(_var(_X) + EPS))),
     ("weight.bias", LN, r"y = \hat x \cdot weight + bias", lambda: True),
     ("weight.bias.sign", LN, r"y = \hat x \cdot weight - bias",
      lambda: _same(XH * GAMMA - BETA, GAMMA * XH + BETA)),
@@ -147,7 +155,12 @@ REFUSALS = [
      "weight is declared by the document"),
     ("use layernorm(d=4)\nvector g, b", r"y_i = g_i \hat x_i + b_i", "uses b, declared by the"),
     (BN, r"y = BN_{\gamma,\beta}(\mu_B)", "read only of the mini-batch"),
-    (LN, r"y \approx \hat x", "\\approx: an approximate equality is not checked"),
+    (LN, r"\mu \approx \frac{1}{d}\sum_i x_i", "do not depend on eps"),
+    ("vector x\nscalar a", r"a \approx x^\top x", "the document has no eps"),
+    (LN, r"y = \hat x \approx \frac{x-\mu}{\sigma}", "\\approx inside a chain"),
+    (LN, r"y \simeq \hat x", "\\simeq: an approximate equality is not checked"),
+    (LN, r"\epsilon \to 0", "a map written with an arrow is read only as"),
+    (LN, r"x \rightarrow \mathcal N(y) = y", "a map written with an arrow is read only as"),
 ]
 
 

@@ -392,7 +392,8 @@ class _Equation:
                                                       raws[0].pos if raws else Pos(1, 1))
         out += lets
         for k, (r, rel) in enumerate(pending, 1):
-            out.append(Claim(f"{label}.{k}", rel, given.get(r.chain, ()), r.pos,
+            limit = (self._limit(r),) if r.op_text == "\\approx" else ()
+            out.append(Claim(f"{label}.{k}", rel, given.get(r.chain, ()) + limit, r.pos,
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out
@@ -493,6 +494,36 @@ class _Equation:
                 return self._entries_of(e, args[0], params)
             return Call(e.func, args, e.pos, e.batch, e.params, e.bind)
         return e
+
+    def _limit(self, r: RawRel) -> Relation:
+        """``a \\approx b``: exact at eps = 0, the limit eps -> 0 of the sides (they are
+        continuous in eps there at the points where the variance is positive), checked as
+        ``a == b given eps == 0``; without an eps in the document it is not read."""
+        if not self.defined("eps"):
+            raise _err("\\approx: an approximate equality is read only as the exact claim at "
+                       "eps = 0 (the limit eps -> 0), and the document has no eps", r.pos,
+                       self.file, "state what it approximates exactly as = with a condition")
+        sides = BinOp("+", _plain_sides(r.left), _plain_sides(r.right), r.pos)
+        if not self._reaches_expr(sides, "eps"):
+            raise _err("\\approx between sides that do not depend on eps: what it "
+                       "approximates is not stated", r.pos, self.file,
+                       "only an approximation by eps -> 0 is read (checked at eps = 0); state "
+                       "any other one exactly")
+        return Relation("==", Name("eps", r.pos), Num(Fraction(0), r.pos), r.pos)
+
+    def _reaches_expr(self, e: Expr, var: str) -> bool:
+        """Whether ``e``, with this equation's and the vocabulary's definitions and the
+        document's expanded, mentions ``var`` (False when unknown)."""
+        for _ in range(64):
+            mapping = {n: (self.lets[n].body if n in self.lets else self.env.meanings[n])
+                       for n in names_in(e) if n != var and (
+                           n in self.lets and not self.lets[n].params
+                           or n not in self.lets and self._vocab(n) and n in self.env.meanings)}
+            if not mapping:
+                break
+            e = subst(e, mapping)
+        found = self.env.reaches(e)
+        return found is not None and var in found
 
     def _entries_of(self, e: Call, arg: Expr, params: set[str]) -> Expr:
         """``E[x^2]``, ``\\sum x^2``, ``\\sum x``, ``\\sum_{i=1}^n x^2``: sums and means of the
@@ -797,6 +828,16 @@ def _writes_affine(toks: list[Any], affine: tuple[str, ...]) -> bool:
     names = {GREEK.get(t.text, t.text) for t in toks}
     letters = "".join(t.text for t in toks if len(t.text) == 1)
     return any(a in names or a in letters for a in affine)
+
+
+def _plain_sides(e: object) -> Expr:
+    """A stand-in of a side for dependency questions: its names as one sum (index nodes and
+    derivatives included by name)."""
+    pos = Pos(1, 1)
+    total: Expr = Num(Fraction(0), pos)
+    for n in sorted(names_in(e)):
+        total = BinOp("+", total, Name(n, pos), pos)
+    return total
 
 
 def _square(e: object) -> bool:
