@@ -81,8 +81,10 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("onednn.bnorm.mu", "oneDNN developer guide, BatchNormForwardTraining, mean "
      "(oneapi-src.github.io/oneDNN/dev_guide_op_batchnormforwardtraining.html)", BN,
      r"\mu(c) = \frac{1}{NHW} \sum\limits_{nhw} \src(n, c, h, w)_{}", True),
+    # weight and bias are the layer's affine parameters: the vocabulary reads them as gamma
+    # and beta (declaring them would make them other symbols, an error for this equation)
     ("paddle.group_norm", "PaddlePaddle, paddle.nn.functional.group_norm (group_norm_cn)",
-     "use layernorm\nscalar weight, bias",
+     LN,
      r"y = \frac{x - E(x)}{\sqrt(Var(x)+ epsilon )} \ast weight + bias", True),
     ("paddle.batchnorm1d.stats", "PaddlePaddle, paddle.nn.BatchNorm1D (BatchNorm1D_en), "
      "mini-batch statistics", BN,

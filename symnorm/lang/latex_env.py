@@ -14,7 +14,7 @@ from ..errors import LimitError, SourceError
 from .latex import LatexEnv, names_in
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
-from .vocab import LATEX_FUNCTIONS, LATEX_SETS, latex_conventions
+from .vocab import LATEX_FUNCTIONS, LATEX_PLAIN_OUTPUT, LATEX_SETS, latex_conventions
 
 if TYPE_CHECKING:
     from .context import Scope
@@ -55,7 +55,11 @@ def latex_env(scope: Scope) -> LatexEnv:
 
     functions = {name: (param, parse_expression(body, "<vocabulary>"))
                  for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
+    plain = {LATEX_PLAIN_OUTPUT[v] for v in scope.vocabs if v in LATEX_PLAIN_OUTPUT}
+    plain_output = parse_expression(plain.pop(), "<vocabulary>") if len(plain) == 1 \
+        and output in meanings else None
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
+                    plain_output=plain_output,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
                     reaches=reaches,

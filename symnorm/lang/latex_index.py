@@ -43,10 +43,18 @@ from symnorm.lang.syntax import (
     nodes,
 )
 
-__all__ = ["INDEX_LETTERS", "IndexSum", "Indexed", "Partial", "has_index", "lower"]
+__all__ = ["INDEX_LETTERS", "SUM_ENTRIES", "SUM_SQUARES", "IndexSum", "Indexed", "Partial",
+           "has_index", "lower"]
 
 #: Subscripts that mean "entry i of the vector" rather than part of a name.
 INDEX_LETTERS = ("i", "j", "k")
+#: Placeholder calls resolved by shape once the document's names are known
+#: (:meth:`symnorm.lang.latex._Equation._broadcast`); never returned to the engines.
+#: ``\\sum x^2`` (no index): the sum of the entries of a vector expression.
+SUM_ENTRIES = "<sum of entries>"
+#: ``\\sum_{i=1}^n x^2`` with x not indexed: sources mean x_i^2 when x is a vector (the sum
+#: of its entrywise squares); for a scalar x it is the literal d x^2.
+SUM_SQUARES = "<sum of squares>"
 
 
 @dataclass(frozen=True)
@@ -302,8 +310,14 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
         if len(vecs) > 2:
             raise _err("a summand with more than two indexed factors", pos, file,
                        "only sums of entries and of products of two entries are accepted")
-        if not vecs:
-            core: Expr = Call("sum", (_ones(pos),), pos)
+        squares = [c for c in coeff if isinstance(c, BinOp) and c.op == "**"
+                   and isinstance(c.right, Num) and c.right.value == 2
+                   and not isinstance(c.left, Num)]
+        if not vecs and len(squares) == 1:
+            coeff.remove(squares[0])
+            core: Expr = Call(SUM_SQUARES, (squares[0].left,), pos)  # type: ignore[union-attr]
+        elif not vecs:
+            core = Call("sum", (_ones(pos),), pos)
         elif len(vecs) == 1:
             core = Call("sum", (vecs[0],), pos)
         else:

@@ -69,6 +69,16 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
     ]
 
 
+#: Size names a vocabulary gives the dimension d besides d itself (``\\frac{1}{NHW}``): one
+#: such name may not share an equation with another name of d (``\\frac{1}{NHW}
+#: \\sum_{i=1}^{m}`` would read two different counts as one).
+SIZE_NAMES = frozenset({"NHW", "H", "D"})
+#: What the layer vocabularies declare themselves (the input and eps): the only declared
+#: symbols a statement of the vocabulary's output may use besides its affine parameters.
+VOCAB_INPUTS = frozenset({"x", "z", "eps"})
+#: The frameworks' own words for the affine parameters (PyTorch's ``weight``/``bias``,
+#: cuDNN's ``scale``): the vocabulary's gamma and beta, unless the document declares them.
+AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta"}
 #: Conventional LaTeX names of a vocabulary (issue 10): what a paper's or a docstring's
 #: ``\mu``, ``\sigma``, ``\hat x``, ``y`` mean with ``use layernorm``.  The LaTeX reader
 #: defines one of them (as a visible ``let``) only when an equation uses it and the document
@@ -76,12 +86,18 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
 #: ``\sqrt{\sigma^2+\epsilon}`` is ``s``); the gain and bias are scalars.
 LATEX_MEANINGS: dict[str, dict[str, str]] = {
     "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
-                  "y": "gamma*N(x) + beta*ones"},
+                  "y": "gamma*N(x) + beta*ones", **AFFINE_WORDS,
+                  # Ba et al.'s number of hidden units; the feature count D of blogs
+                  "H": "d", "D": "d"},
     # the vocabulary calls the batch z (its claim-language name); sources call it x.  The
     # mini-batch statistics of Ioffe and Szegedy: mu_B, sigma_B (biased, without eps).
     "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones",
                   "mu_B": "mean(z)", "sigma": "sqrt((P*z).T*(P*z)/d)",
-                  "sigma_B": "sqrt((P*z).T*(P*z)/d)"},
+                  "sigma_B": "sqrt((P*z).T*(P*z)/d)",
+                  # PaddlePaddle's docstrings write the mini-batch as beta: \mu_\beta
+                  "mu_beta": "mean(z)", "sigma_beta": "sqrt((P*z).T*(P*z)/d)",
+                  **AFFINE_WORDS,
+                  "NHW": "d"},  # cuDNN, oneDNN: the N*H*W values of one channel
     # the PyTorch RMSNorm docstring's n is the number of entries averaged: the dimension
     "rmsnorm": {"n": "d"},
 }
@@ -97,9 +113,15 @@ LATEX_FUNCTIONS: dict[str, dict[str, tuple[str, str]]] = {
 LATEX_SETS: dict[str, dict[str, str]] = {"batchnorm": {"B": "x"}}
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
-                                            "batchnorm": ("gamma", "beta")}
+                                            "batchnorm": ("gamma", "beta"),
+                                            "rmsnorm": ("gamma", "beta")}
 #: The name of a vocabulary's output: a formula with no relation is a claim about it.
 LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y"}
+#: The output of the layer without affine parameters (PyTorch's ``affine=False``, Inox's
+#: BatchNorm): what ``y`` means in an equation that writes neither of the affine parameters
+#: (``y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}``); an equation that writes either
+#: one gets the full ``gamma*N(x) + beta*ones``, so dropping one of them is refuted.
+LATEX_PLAIN_OUTPUT: dict[str, str] = {"layernorm": "N(x)", "batchnorm": "BN(z)"}
 
 
 def latex_conventions(vocabs: list[str]) -> tuple[dict[str, str], tuple[str, ...], str | None]:
