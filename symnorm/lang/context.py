@@ -48,7 +48,7 @@ SCALAR, COL, ROW, MAT = "scalar", "vector", "row vector", "matrix"
 BUILTIN_NAMES = ("I", "ones", "d")
 #: functions the engines implement; ``norm``, ``sum``, ``mean`` and ``BN(t; [..])`` are
 #: rewritten into these during expansion.
-BUILTIN_FUNCTIONS = ("sqrt", "abs", "exp", "log", "trace", "jacobian")
+BUILTIN_FUNCTIONS = ("sqrt", "abs", "exp", "log", "trace", "jacobian", "hadamard", "diag")
 SUGAR_FUNCTIONS = ("norm", "sum", "mean")
 MAX_NODES = 200_000
 MAX_POWER = 64  # integer exponent cap for matrix powers and literal powers
@@ -555,9 +555,12 @@ class Scope:
         def arity(n: int) -> None:
             if len(e.args) != n:
                 raise self._err(f"{f}() takes {n} argument(s), got {len(e.args)}", e.pos)
-        if f in ("sqrt", "abs", "exp", "log", "trace"):
+        if f in ("sqrt", "abs", "exp", "log", "trace", "diag"):
             arity(1)
             return Call(f, (rec(e.args[0]),), e.pos)
+        if f == "hadamard":
+            arity(2)
+            return Call(f, (rec(e.args[0]), rec(e.args[1])), e.pos)
         if f == "jacobian":
             arity(2)
             var = e.args[1]
@@ -590,6 +593,7 @@ class Scope:
         raise self._err(f"unknown function {f!r}", e.pos,
                         _in_vocabularies(f) +
                         "built-in: sqrt, abs, exp, log, norm, sum, mean, trace, jacobian, "
+                        "hadamard, diag, "
                         "BN(sample; [batch]); define others with `let F(y) = ...`")
 
     def _current(self, name: str, pos: Pos) -> _Def:
@@ -674,6 +678,8 @@ class Scope:
                 if args[0] != MAT:
                     raise self._err(f"trace() takes a matrix, not a {args[0]}", e.pos)
                 return SCALAR
+            if e.func in ("hadamard", "diag"):
+                return self._entrywise_shape(e, args)
             if e.func == "jacobian":
                 if args[1] == SCALAR:
                     return args[0]
@@ -687,6 +693,27 @@ class Scope:
         if isinstance(e, BinOp):
             return self._binop_shape(e, sh(e.left), sh(e.right))
         raise TypeError(e)  # pragma: no cover
+
+    def _entrywise_shape(self, e: Call, args: list[str]) -> str:
+        """``hadamard(u, v)`` of two column vectors is a column; ``diag(g)`` of a column is
+        a matrix.  A scalar or matrix operand is an error naming the accepted form."""
+        for a, shape in zip(e.args, args):
+            if shape == COL:
+                continue
+            what = f"{e.func}() takes column vectors, not a {shape}"
+            if shape == SCALAR:
+                hint = ("a scalar gain multiplies by `*`: write g*x, not hadamard(g, x)"
+                        if e.func == "hadamard" else "diag(g) needs a vector g; for a "
+                        "scalar a write a*I")
+            elif shape == ROW:
+                hint = "transpose the row vector first (u.T is a column when u is a row)"
+            else:
+                hint = ("a matrix multiplies by `*`: write W*x; hadamard(u, v) is the "
+                        "entrywise product of two vectors" if e.func == "hadamard" else
+                        "diag(g) builds the diagonal matrix of a vector g; the diagonal of a "
+                        "matrix is not modelled")
+            raise self._err(what, a.pos, hint)
+        return COL if e.func == "hadamard" else MAT
 
     def _binop_shape(self, e: BinOp, a: str, b: str) -> str:
         if e.op in "+-":
