@@ -125,6 +125,8 @@ class Scope:
     #: (local, settings note, use text) while a `use` adds its lines
     _using: tuple[bool, str, str] | None = None
     vocabs: list[str] = field(default_factory=list)
+    #: vocabularies used with ``affine=elementwise`` (vector gamma, beta; LaTeX reads them so)
+    elementwise: set[str] = field(default_factory=set)
     #: the layer letter of LaTeX superscripts (``layer l``: a^l is a), at most one
     layer: str | None = None
     claims: list[PreparedClaim] = field(default_factory=list)
@@ -393,10 +395,13 @@ class Scope:
             elif key in INT_OPTIONS and isinstance(val, Num) and val.value.denominator == 1 \
                     and 1 <= val.value <= 64:
                 opts[key] = int(val.value)
+            elif key == "affine" and isinstance(val, Name) and val.id == "elementwise":
+                opts[key] = True
             else:
                 raise self._err(f"unknown or malformed option {key!r} for {st.vocab}", st.pos,
                                 "accepted: d=INT, eps=NUMBER, eps_inside=0|1, "
-                                "var_denominator=0|1 (1 means N-1); groupnorm and "
+                                "var_denominator=0|1 (1 means N-1); layernorm and rmsnorm: "
+                                "affine=elementwise (vector gamma, beta); groupnorm and "
                                 "instancenorm: groups, channels, spatial (integers)")
         try:
             text = vocabulary_text(st.vocab, opts)
@@ -419,6 +424,8 @@ class Scope:
             self._assume(Relation("==", Name("eps", st.pos), eps_value, st.pos), document,
                          f"eps == {eps_value} ({where})")
         self.vocabs.append(st.vocab)
+        if opts.get("affine"):
+            self.elementwise.add(st.vocab)
 
     def _claim(self, st: Claim) -> None:
         if st.label in self.labels:
@@ -702,9 +709,11 @@ class Scope:
                 continue
             what = f"{e.func}() takes column vectors, not a {shape}"
             if shape == SCALAR:
-                hint = ("a scalar gain multiplies by `*`: write g*x, not hadamard(g, x)"
-                        if e.func == "hadamard" else "diag(g) needs a vector g; for a "
-                        "scalar a write a*I")
+                hint = ("a scalar gain multiplies by `*`: write g*x, not hadamard(g, x) (in "
+                        "LaTeX \\gamma \\hat x); for a per-element gain declare a vector, "
+                        "or write use layernorm(affine=elementwise), whose gamma and beta "
+                        "are vectors" if e.func == "hadamard" else "diag(g) needs a vector "
+                        "g; for a scalar a write a*I")
             elif shape == ROW:
                 hint = "transpose the row vector first (u.T is a column when u is a row)"
             else:

@@ -14,7 +14,7 @@ a :class:`~symnorm.errors.SourceError` naming the offending macro and its file p
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -203,7 +203,7 @@ def subst(e: Expr, mapping: dict[str, Expr]) -> Expr:
     if isinstance(e, Name):
         return mapping.get(e.id, e)
     if isinstance(e, BinOp):
-        return BinOp(e.op, subst(e.left, mapping), subst(e.right, mapping), e.pos)
+        return replace(e, left=subst(e.left, mapping), right=subst(e.right, mapping))
     if isinstance(e, Neg):
         return Neg(subst(e.operand, mapping), e.pos)
     if isinstance(e, Transpose):
@@ -329,7 +329,7 @@ class _Equation:
             return Call(e.func, args, e.pos, batch, e.params,
                         tuple((k, self._calls(v)) for k, v in e.bind))
         if isinstance(e, BinOp):
-            return BinOp(e.op, self._calls(e.left), self._calls(e.right), e.pos)
+            return replace(e, left=self._calls(e.left), right=self._calls(e.right))
         if isinstance(e, Neg):
             return Neg(self._calls(e.operand), e.pos)
         if isinstance(e, Transpose):
@@ -391,7 +391,12 @@ class _Equation:
                     left = BinOp("*", left, Name("ones", e.pos), e.pos)
                 elif a == "column" and b == "scalar":
                     right = BinOp("*", right, Name("ones", e.pos), e.pos)
-            return BinOp(e.op, left, right, e.pos)
+            elif e.op == "*" and e.written == "*" and self._shape(left, params) == "column" \
+                    and self._shape(right, params) == "column":
+                # a star between two vectors has one well-typed reading, the entrywise
+                # product (the docstrings' ``\hat x * \gamma`` with a vector gain)
+                return Call("hadamard", (left, right), e.pos)
+            return replace(e, left=left, right=right)
         if isinstance(e, Neg):
             return Neg(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Transpose):
@@ -411,7 +416,7 @@ class _Equation:
         if isinstance(e, Partial):
             return self._partial(e)
         if isinstance(e, BinOp):
-            return BinOp(e.op, rec(e.left), rec(e.right), e.pos)
+            return replace(e, left=rec(e.left), right=rec(e.right))
         if isinstance(e, Neg):
             return Neg(rec(e.operand), e.pos)
         if isinstance(e, Transpose):
