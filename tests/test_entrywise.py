@@ -116,3 +116,120 @@ def test_shape_misuse_is_located(text, where, needle):
     with pytest.raises(SourceError) as exc:
         sc.add(parse_statement(text, "doc.md", 4))
     assert needle in str(exc.value) and f"doc.md:4:{where}" in str(exc.value), str(exc.value)
+
+
+# --- vocabularies: use layernorm(affine=elementwise), use batchnorm's x ---------------------
+
+def latex_rows(preamble: str, latex: str) -> list[tuple[str, str, str, str]]:
+    """(label, status, scope, message) of the rows of one latex block after ``preamble``."""
+    text = f"```symnorm\n{preamble}\n```\n\n```latex eq\n{latex}\n```\n"
+    res = check_text(text, "pe.md", sandbox=False)
+    return [(v.label, v.status, v.scope, v.message) for v in res.verdicts]
+
+
+EW = "document use layernorm(affine=elementwise)"
+
+
+@pytest.mark.parametrize("latex", [
+    r"y = \gamma \odot \hat x + \beta",
+    r"y_i = \gamma_i \hat x_i + \beta_i",
+    r"y = \hat x * \gamma + \beta",
+    r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}} * \gamma + \beta",
+    r"\frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}} * \gamma + \beta",
+    r"\frac{\partial y}{\partial x} = \mathrm{diag}(\gamma) J",
+    r"y = \gamma \odot \frac{x - \mu\mathbf 1}{\sqrt{\sigma^2 + \epsilon}} + \beta",
+])
+def test_per_element_latex_is_proved_for_every_d(latex):
+    rows = [r for r in latex_rows(EW, latex) if r[1] != "defined"]
+    assert rows and all(r[1:3] == ("proved", "every d >= 2") for r in rows), rows
+
+
+@pytest.mark.parametrize("latex", [
+    r"y = \beta \odot \hat x + \gamma",                 # gamma and beta swapped
+    r"y_i = \gamma_i \hat x_i - \beta_i",               # sign of the bias
+    r"y = \hat x * \gamma * \gamma + \beta",            # the gain twice
+    r"y = \hat x * \gamma",                             # the bias dropped
+    r"\frac{\partial y}{\partial x} = J \mathrm{diag}(\gamma)",   # diag on the wrong side
+    r"\frac{\partial y}{\partial x} = J",               # the gain dropped
+    r"y = \gamma \odot \frac{x - \mu\mathbf 1}{\sqrt{\sigma^2}} + \beta",  # eps dropped
+])
+def test_per_element_latex_mutants_are_refuted(latex):
+    rows = [r for r in latex_rows(EW, latex) if r[1] != "defined"]
+    assert "refuted" in [r[1] for r in rows] and "error" not in [r[1] for r in rows], rows
+
+
+def test_star_between_vectors_is_read_entrywise_and_says_so():
+    res = check_text(f"```symnorm\n{EW}\n```\n\n```latex eq\ny = \\hat x * \\gamma + \\beta\n"
+                     "```\n", "pe.md", sandbox=False)
+    (v,) = [v for v in res.verdicts if v.status != "defined"]
+    assert v.statement == "y == hadamard(xhat, gamma) + beta"
+    # with a scalar gain the star is the ordinary product
+    res = check_text("```symnorm\nuse layernorm\nlatex e: y = \\hat x * \\gamma + \\beta\n```\n",
+                     "pe.md", sandbox=False)
+    (v,) = [v for v in res.verdicts if v.status != "defined"]
+    assert v.status == "proved" and "hadamard" not in v.statement, v.statement
+
+
+def test_scalar_gain_with_odot_names_the_option_at_the_operand():
+    rows = latex_rows("use layernorm", r"y = \gamma \odot \hat x + \beta")
+    (err,) = [r for r in rows if r[1] == "error"]
+    assert err[3].startswith("pe.md:6:5: hadamard() takes column vectors, not a scalar"), err
+    assert "affine=elementwise" in err[3]
+
+
+def test_entrywise_product_scope_at_a_fixed_d_is_that_d():
+    rows = latex_rows("document use layernorm(d=3, affine=elementwise)",
+                      r"y_i = \gamma_i \hat x_i + \beta_i")
+    assert [r[1:3] for r in rows if r[1] != "defined"] == [("proved", "d = 3")], rows
+
+
+def test_elementwise_vocabulary_lines():
+    v = verdicts("use layernorm(affine=elementwise)", "scalar k",
+                 "claim shift: y == hadamard(gamma, N(x + k*ones)) + beta",
+                 "claim jac: Jy == diag(gamma)*J",
+                 "claim jacw: Jy == J*diag(gamma)",
+                 "claim unit: hadamard(ones, N(x)) + beta == N(x) + beta",
+                 "claim unit_given: y == N(x) + beta  given gamma == ones",
+                 "claim unit_wrong: y == 2*N(x) + beta  given gamma == ones")
+    assert (v["shift"].status, v["jac"].status, v["unit"].status) == ("proved",) * 3
+    assert v["jacw"].status == "refuted" and v["unit_wrong"].status == "refuted"
+    # a vector hypothesis is beyond the any-d engine: the explicit engine's d, said exactly
+    assert (v["unit_given"].status, v["unit_given"].scope) == ("proved-for", "d = 2..8")
+    assert "use layernorm(affine=elementwise)" in " ".join(v["jac"].assumptions)
+
+
+def test_rmsnorm_elementwise_has_a_gain_and_no_bias():
+    v = verdicts("use rmsnorm(affine=elementwise)",
+                 "claim y: y == hadamard(gamma, x)/r",
+                 "claim j: Jy*x == eps/r**3*hadamard(gamma, x)",
+                 "claim jw: Jy*x == eps/r**3*x")
+    assert (v["y"].status, v["j"].status, v["jw"].status) == ("proved", "proved", "refuted")
+
+
+@pytest.mark.parametrize("line, needle", [
+    ("use batchnorm(affine=elementwise)", "gain and bias are per channel"),
+    ("use groupnorm(affine=elementwise)", "does not take the option(s) affine"),
+    ("use layernorm(affine=vector)", "unknown or malformed option 'affine'"),
+    ("use layernorm(affine=1)", "unknown or malformed option 'affine'"),
+])
+def test_affine_option_refusals(line, needle):
+    sc = Scope("doc.md")
+    with pytest.raises(SourceError) as exc:
+        sc.add(parse_statement(line, "doc.md", 2))
+    assert needle in str(exc.value) and "doc.md:2:1" in str(exc.value), str(exc.value)
+
+
+def test_batchnorm_batch_is_x_and_z_is_its_alias():
+    v = verdicts("use batchnorm", "vector dy",
+                 "claim jac: jacobian(BN(x), x) == Jb",
+                 "claim alias: BN(z) == BN(x)",
+                 "claim vjp: Jb.T*dy == (dy - mean(dy)*ones - BN(x)*(BN(x).T*dy)/d)"
+                 "/sqrt((P*x).T*(P*x)/d + eps)",
+                 "claim vjp_wrong: Jb.T*dy == (dy - mean(dy)*ones - BN(x)*(BN(x).T*dy)/d)"
+                 "/sqrt((P*x).T*(P*x)/d)")
+    assert [v[k].status for k in ("jac", "alias", "vjp", "vjp_wrong")] == \
+        ["proved", "proved", "proved", "refuted"]
+    sc = Scope("doc.md")
+    sc.add(parse_statement("use batchnorm"))
+    with pytest.raises(SourceError, match="needs a declared vector or scalar"):
+        sc.add(parse_statement("claim j: jacobian(BN(z), z) == Jb", "doc.md", 3))

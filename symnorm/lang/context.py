@@ -738,7 +738,8 @@ class Scope:
             table = {(ROW, COL): SCALAR, (COL, ROW): MAT, (MAT, COL): COL, (ROW, MAT): ROW,
                      (MAT, MAT): MAT}
             if (a, b) not in table:
-                hint = "did you mean u.T*v?" if (a, b) == (COL, COL) else \
+                hint = ("did you mean u.T*v (the inner product) or hadamard(u, v) (the "
+                        "entrywise product, LaTeX \\odot)?") if (a, b) == (COL, COL) else \
                     "the inner dimensions must match"
                 raise self._err(f"cannot multiply a {a} by a {b}", e.pos, hint)
             return table[(a, b)]

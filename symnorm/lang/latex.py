@@ -112,8 +112,7 @@ class LatexEnv:
     functions: dict[str, tuple[str, Expr]] = field(default_factory=dict)
     #: the document's layer letter (``layer l``): superscripts ^l, ^{(l)} name the layer
     layer: str | None = None
-    #: the dimension d when the document fixes it (``let d = 4``): entrywise products are
-    #: then written out over the unit vectors; None for a symbolic d
+    #: the dimension d when the document fixes it (``let d = 4``); None for a symbolic d
     dimension: int | None = None
     #: sets the vocabulary names (``use batchnorm``: ``{"B": "x"}``, the mini-batch holds the
     #: entries of x): ``\\sum_{x\\in\\mathcal B}`` runs over them, ``|\\mathcal B|`` is d
