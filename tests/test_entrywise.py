@@ -193,8 +193,8 @@ def test_elementwise_vocabulary_lines():
                  "claim unit_wrong: y == 2*N(x) + beta  given gamma == ones")
     assert (v["shift"].status, v["jac"].status, v["unit"].status) == ("proved",) * 3
     assert v["jacw"].status == "refuted" and v["unit_wrong"].status == "refuted"
-    # a vector hypothesis is beyond the any-d engine: the explicit engine's d, said exactly
-    assert (v["unit_given"].status, v["unit_given"].scope) == ("proved-for", "d = 2..8")
+    # a hypothesis fixing a vector is put in after differentiating: proved for every d
+    assert (v["unit_given"].status, v["unit_given"].scope) == ("proved", "every d >= 2")
     assert "use layernorm(affine=elementwise)" in " ".join(v["jac"].assumptions)
 
 
@@ -233,3 +233,31 @@ def test_batchnorm_batch_is_x_and_z_is_its_alias():
     sc.add(parse_statement("use batchnorm"))
     with pytest.raises(SourceError, match="needs a declared vector or scalar"):
         sc.add(parse_statement("claim j: jacobian(BN(z), z) == Jb", "doc.md", 3))
+
+
+HYP = [  # (label, claim, true?): a hypothesis g == value fixes the point, not the function
+    ("h01", "hadamard(g, x) == x  given g == ones", True),
+    ("h02", "hadamard(g, x) == 2*x  given g == ones", False),
+    ("h03", "hadamard(g, hadamard(g, x)) == x  given g == -ones", True),
+    ("h04", "hadamard(g, x) == x  given g == -ones", False),
+    ("h05", "hadamard(u, x) == 2*x  given g == ones, u == 2*g", True),
+    ("h06", "jacobian(hadamard(g, x), x) == diag(x)  given g == x", True),
+    ("h07", "jacobian(hadamard(g, x), x) == 2*diag(x)  given g == x", False),  # g held fixed
+    ("h08", "jacobian(hadamard(g, x), g) == 0*I  given g == x", False),
+    ("h09", "ones.T*hadamard(g, N(x)) == N(x).T*N(x)  given g == N(x)", True),
+    ("h10", "ones.T*hadamard(g, N(x)) == 0  given g == N(x)", False),
+    ("h11", "hadamard(g, x) == x  given u == ones", False),
+]
+
+
+@pytest.fixture(scope="module")
+def hyp_results():
+    return verdicts("use layernorm", "vector g, u", "assume eps > 0",
+                    *[f"claim {k}: {c}" for k, c, _ in HYP])
+
+
+@pytest.mark.parametrize("label, claim, true", HYP, ids=[h[0] for h in HYP])
+def test_vector_hypothesis(hyp_results, label, claim, true):
+    v = hyp_results[label]
+    want = ("proved", "every d >= 2") if true else ("refuted",)
+    assert (v.status, v.scope)[:len(want)] == want, (claim, v.status, v.scope, v.message)

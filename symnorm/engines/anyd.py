@@ -172,6 +172,8 @@ class AnyD:
             if isinstance(g, sp.Symbol):
                 self.monomial_of[g] = self._sorted(tuple(n for n in (p, q) if n != "ones"))
         self.moments: dict[tuple[str, ...], sp.Symbol] = {}
+        #: declared vectors a hypothesis fixes (``given g == ones``), entrywise mode only
+        self.vector_values: list[tuple[str, Vec]] = []
         self._memo: dict[int, Value] = {}
 
     # --- entrywise monomials ----------------------------------------------------------
@@ -428,13 +430,95 @@ class AnyD:
         return Vec(self.grad(f, var), row=True)
 
     # --- hypotheses -------------------------------------------------------------------
+    def _vector_hypothesis(self, h: Relation) -> tuple[str, Vec] | None:
+        """``g == expr`` with ``g`` a declared vector that ``expr`` does not involve: the
+        value ``g`` has at the claim's point (entrywise mode only, see :meth:`put_vectors`)."""
+        if not self.entrywise:
+            return None
+        for var, other in ((h.left, h.right), (h.right, h.left)):
+            if not (isinstance(var, Name) and var.id in self.claim.vectors):
+                continue
+            v = self.put_vectors(self.value(other))
+            if isinstance(v, Vec) and not v.row and not self._involves(v, var.id):
+                return var.id, v
+        return None
+
+    def _involves(self, v: Value, var: str) -> bool:
+        parts = list(v.coeffs) if isinstance(v, Vec) else []
+        if any(var in self.monomial(k) for k in parts):
+            return True
+        return any(isinstance(c, sp.Basic) and any(
+            var in self.monomial_of.get(sym, ()) for sym in c.free_symbols)
+            for c in components(v))
+
+    def put_vectors(self, v: Value) -> Value:
+        """``v`` with each vector fixed by a hypothesis (``given g == ones``) replaced by its
+        value, after every derivative was taken (a hypothesis fixes the point): a monomial
+        ``g^k m`` becomes ``value^k o m``, a moment ``<1, g^k m>`` the moments of that."""
+        for var, val in self.vector_values:
+            v = self._put_vector(v, var, val)
+        return v
+
+    def _expand(self, key: str, var: str, val: Vec) -> dict[str, sp.Expr]:
+        """The monomial ``key`` with each ``var`` in it replaced by ``val``."""
+        m = list(self.monomial(key))
+        k = m.count(var)
+        out: dict[str, sp.Expr] = {self.key(tuple(n for n in m if n != var)): sp.Integer(1)}
+        for _ in range(k):
+            nxt: dict[str, sp.Expr] = {}
+            for p, a in out.items():
+                for q, b in val.coeffs.items():
+                    r = self.times(p, q)
+                    nxt[r] = nxt.get(r, sp.Integer(0)) + a * b
+            out = nxt
+        return out
+
+    def _put_vector(self, v: Value, var: str, val: Vec) -> Value:
+        symbols: dict[sp.Symbol, sp.Expr] = {}
+        for sym, m in list(self.monomial_of.items()):
+            if var in m:
+                symbols[sym] = sp.Add(*[c * self.moment(self.monomial(p))
+                                        for p, c in self._expand(self.key(m), var, val).items()])
+
+        def c_(c: sp.Expr) -> sp.Expr:
+            return c.xreplace(symbols) if isinstance(c, sp.Basic) and symbols else c
+
+        def keyed(d: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
+            out: dict[str, sp.Expr] = {}
+            for p, c in d.items():
+                for q, w in self._expand(p, var, val).items():
+                    out[q] = out.get(q, sp.Integer(0)) + w * c_(c)
+            return out
+        if isinstance(v, Vec):
+            return Vec(keyed(v.coeffs), v.row)
+        if isinstance(v, Mat):
+            terms: dict[tuple[str, str], sp.Expr] = {}
+            for (p, q), c in v.terms.items():
+                for p2, a in self._expand(p, var, val).items():
+                    for q2, b in self._expand(q, var, val).items():
+                        terms[(p2, q2)] = terms.get((p2, q2), sp.Integer(0)) + a * b * c_(c)
+            diag = keyed({**v.diag, "ones": v.alpha})
+            return Mat(diag.pop("ones", sp.Integer(0)), terms, diag)
+        return c_(v)
+
     def hypothesis_substitution(self) -> dict[sp.Symbol, sp.Expr]:
-        """Solve each ``given`` equation for one Gram symbol or scalar it is linear in."""
+        """Solve each ``given`` equation for one Gram symbol or scalar it is linear in; in
+        entrywise mode a hypothesis ``g == expr`` fixing a declared vector is kept whole
+        (:meth:`put_vectors`), since its inner products leave the higher moments free."""
         eqs: list[sp.Expr] = []
+        self.vector_values = []
+        rest = []
         for h in self.claim.given:
             if h.op != "==":
                 raise Unsupported(f"hypothesis '{h}' is not an equation")
-            diff = add(self.value(h.left), scale(sp.Integer(-1), self.value(h.right)))
+            fixed = self._vector_hypothesis(h)
+            if fixed is not None and all(fixed[0] != v for v, _ in self.vector_values):
+                self.vector_values.append(fixed)
+            else:
+                rest.append(h)
+        for h in rest:
+            diff = self.put_vectors(
+                add(self.value(h.left), scale(sp.Integer(-1), self.value(h.right))))
             if isinstance(diff, Vec):
                 eqs += [self.inner(diff if not diff.row else transpose(diff),
                                    Vec({q: sp.Integer(1)})) for q in self.basis]
@@ -616,6 +700,7 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
         steps.append({"text": "Solve the hypotheses and substitute:", "latex": r",\ ".join(
             f"{sp.latex(k, symbol_names=names)} = {sp.latex(v, symbol_names=names)}"
             for k, v in sol.items())})
+    diff = eng.put_vectors(diff)
     for c in components(diff):
         c = c.subs(sol) if sol else c
         if not is_zero(c):
