@@ -115,8 +115,7 @@ class LatexEnv:
     functions: dict[str, tuple[str, Expr]] = field(default_factory=dict)
     #: the document's layer letter (``layer l``): superscripts ^l, ^{(l)} name the layer
     layer: str | None = None
-    #: the dimension d when the document fixes it (``let d = 4``): entrywise products are
-    #: then written out over the unit vectors; None for a symbolic d
+    #: the dimension d when the document fixes it (``let d = 4``); None for a symbolic d
     dimension: int | None = None
     #: sets the vocabulary names (``use batchnorm``: ``{"B": "x"}``, the mini-batch holds the
     #: entries of x): ``\\sum_{x\\in\\mathcal B}`` runs over them, ``|\\mathcal B|`` is d
@@ -285,7 +284,7 @@ def subst(e: Expr, mapping: dict[str, Expr]) -> Expr:
     if isinstance(e, Name):
         return mapping.get(e.id, e)
     if isinstance(e, BinOp):
-        return BinOp(e.op, subst(e.left, mapping), subst(e.right, mapping), e.pos)
+        return replace(e, left=subst(e.left, mapping), right=subst(e.right, mapping))
     if isinstance(e, Neg):
         return Neg(subst(e.operand, mapping), e.pos)
     if isinstance(e, Transpose):
@@ -421,7 +420,7 @@ class _Equation:
             return Call(e.func, args, e.pos, batch, e.params,
                         tuple((k, self._calls(v)) for k, v in e.bind))
         if isinstance(e, BinOp):
-            return BinOp(e.op, self._calls(e.left), self._calls(e.right), e.pos)
+            return replace(e, left=self._calls(e.left), right=self._calls(e.right))
         if isinstance(e, Neg):
             return Neg(self._calls(e.operand), e.pos)
         if isinstance(e, Transpose):
@@ -483,7 +482,12 @@ class _Equation:
                     left = BinOp("*", left, Name("ones", e.pos), e.pos)
                 elif a == "column" and b == "scalar":
                     right = BinOp("*", right, Name("ones", e.pos), e.pos)
-            return BinOp(e.op, left, right, e.pos)
+            elif e.op == "*" and e.written == "*" and self._shape(left, params) == "column" \
+                    and self._shape(right, params) == "column":
+                # a star between two vectors has one well-typed reading, the entrywise
+                # product (the docstrings' ``\hat x * \gamma`` with a vector gain)
+                return Call("hadamard", (left, right), e.pos)
+            return replace(e, left=left, right=right)
         if isinstance(e, Neg):
             return Neg(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Transpose):
@@ -564,7 +568,7 @@ class _Equation:
         if isinstance(e, Partial):
             return self._partial(e)
         if isinstance(e, BinOp):
-            return BinOp(e.op, rec(e.left), rec(e.right), e.pos)
+            return replace(e, left=rec(e.left), right=rec(e.right))
         if isinstance(e, Neg):
             return Neg(rec(e.operand), e.pos)
         if isinstance(e, Transpose):

@@ -26,7 +26,7 @@ _SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix"
 
 def latex_env(scope: Scope) -> LatexEnv:
     """The reader's view of ``scope`` (the vocabularies in force and the declared names)."""
-    texts, affine, output = latex_conventions(list(scope.vocabs))
+    texts, affine, output = latex_conventions(list(scope.vocabs), scope.elementwise)
     meanings = {n: parse_expression(t, "<vocabulary>") for n, t in texts.items()}
 
     def kind(name: str) -> str | None:

@@ -401,8 +401,8 @@ class ExprParser:
         while (t := self.peek()) is not None:
             if t.text in ("\\cdot", "\\times", "*"):
                 self.i += 1
-                node = BinOp("*", node, self.factor(), node.pos)
-            elif t.text == "\\odot":  # entrywise: read only at a fixed d (latex_index.lower)
+                node = BinOp("*", node, self.factor(), node.pos, written=t.text)
+            elif t.text == "\\odot":  # entrywise: hadamard(u, v) (latex_index.lower)
                 self.i += 1
                 node = BinOp("odot", node, self.factor(), node.pos)
                 nxt = self.peek()
