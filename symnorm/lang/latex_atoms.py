@@ -337,8 +337,9 @@ def _statistic(p: ExprParser, name: str, t: Tok) -> Expr:
         p.closers.pop()
     p.expect("]" if o.text == "[" else ")", o)
     pos = p.pos(t)
-    if name == "MS":  # the mean of the entrywise squares
-        return BinOp("/", BinOp("*", Transpose(arg, pos), arg, pos), Name("d", pos), pos)
+    if name == "MS":  # the mean of the entrywise squares (of a vector only: resolved by shape)
+        sq = BinOp("**", arg, Num(Fraction(2), pos), pos)
+        return BinOp("/", Call(SUM_ENTRIES, (sq,), pos), Name("d", pos), pos)
     mean = Call("mean", (arg,), pos)
     if name == "E":  # E[x^2]: the mean of the entrywise squares (resolved by shape later)
         return mean
