@@ -839,7 +839,8 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
         return e.id, (), "plain"
     if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
-    if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES:
+    if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES \
+            and e.func not in (SUM_ENTRIES, SUM_SQUARES):  # \sum x = ...: never a definition
         ids = [a.id for a in e.args if isinstance(a, Name)]
         if len(ids) == len(e.args) and len(set(ids)) == len(ids):
             return e.func, tuple(ids), "function"

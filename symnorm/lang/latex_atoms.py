@@ -202,6 +202,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     after = p.peek(k - p.i)
     if word in STATISTIC_WORDS and after is not None and after.text in ("[", "(") \
             and not p.defined(word):  # Var[x], MS[x], RMS(x): a statistic, applied
+        if all(p.defined(x.text) for x in toks):
+            raise p.err(f"{word!r} before a bracket is both a statistic and a product of "
+                        "defined letters", t, f"write \\mathrm{{{word}}}[...] for the statistic "
+                        "or put spaces between the letters (a\\,b) for the product")
         p.i = k
         return word
     if word == "epsilon" and not p.defined(word) and p.defined("eps"):
