@@ -84,6 +84,11 @@ LATEX_NAMES: dict[str, str] = {
     "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "dl_dxhat (a named vector)",
     "=, \\neq, <, >, \\le, \\ge": "==, !=, <, >, <=, >=",
     ":=, \\coloneqq, \\leftarrow, \\gets": "definition (let)",
+    "\\stackrel{def}{=}, \\overset{def}{=}, \\triangleq": "definition (let)",
+    "\\equiv": "==",
+    "Var[x], \\mathbb{V}[x], E(x), \\mathrm{MS}[x]": "variance, mean, x.T*x/d",
+    "E[x^2], \\sum x^2, \\sum_{i=1}^n x^2 (x a vector)": "x.T*x/d, x.T*x, x.T*x",
+    "a \\approx b (a side depends on eps)": "a == b given eps == 0",
 }
 
 _INEQ = ("<", ">", "<=", ">=", "!=")
