@@ -101,6 +101,12 @@ CASES = [
     ("arrow.map", LN, r"x \rightarrow \mathcal N(x) = \frac{P x}{s}", lambda: True),
     ("arrow.map.power", LN, r"x \rightarrow \mathcal N(x) = \frac{P x}{s^2}",
      lambda: _same(XH, XH / np.sqrt(_var(_X) + EPS))),
+    ("var.moments", LN, r"Var[x] = E[x^2] - E[x]^2", lambda: _same(_var(_X), MS - _mu(_X) ** 2)),
+    ("var.moments.sign", LN, r"Var[x] = E[x^2] + E[x]^2",
+     lambda: _same(_var(_X), MS + _mu(_X) ** 2)),
+    # \sum x on the left is the sum of the entries, never a definition of a function
+    ("sum.left", LN, r"\sum x = d \mu", lambda: True),
+    ("sum.left.factor", LN, r"\sum x = \mu", lambda: _same(np.sum(_X), _mu(_X))),
     ("weight.bias", LN, r"y = \hat x \cdot weight + bias", lambda: True),
     ("weight.bias.sign", LN, r"y = \hat x \cdot weight - bias",
      lambda: _same(XH * GAMMA - BETA, GAMMA * XH + BETA)),
@@ -130,7 +136,7 @@ def test_read_as_shows_the_new_readings() -> None:
         text = f"```symnorm\n{pre}\n```\n\n```latex eq\n{latex}\n```\n"
         return [v.statement for v in check_text(text, "t.md", sandbox=False).verdicts]
     assert "x.T * x / d" in read(LN, r"\mu^2 = E[x^2]")[0]
-    assert any(s == "let y = BN(z)" for s in read(BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + "
+    assert any(s == "let y_noaffine = BN(z)" for s in read(BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + "
                                                      r"\epsilon}}"))
     assert any(s == "let weight = gamma" for s in read(LN, r"y = \hat x \cdot weight + bias"))
     assert any("gamma * BN(x) + beta * ones" in s
@@ -147,6 +153,8 @@ REFUSALS = [
     (LN, r"\sum x_i = d\mu", "\\sum needs an index"),
     (LN, r"\sum{i=1}^{d} x_i = d\mu", "lost its underscore"),
     (LN, r"\sigma^2 = \sum \mu^2", "\\sum without an index of a scalar"),
+    (LN, r"\mathrm{MS}[\mu] = \mu^2", "\\sum without an index of a scalar"),
+    (LN + "\nscalar M, S", r"MS[x] = 0", "both a statistic and a product of defined letters"),
     (BN, r"\mu_B = \frac{1}{NHW}\sum_{i=1}^{m} x_i", "names the dimension both"),
     (BN, r"\mu_B = \frac{1}{HW}\sum_{i=1}^{HW} x_i", "upper bound HW of \\sum"),
     (BN, r"\mu_B = \frac{1}{H}\sum_{i=1}^{m} x_i", "unknown name 'H'"),

@@ -84,6 +84,11 @@ LATEX_NAMES: dict[str, str] = {
     "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "dl_dxhat (a named vector)",
     "=, \\neq, <, >, \\le, \\ge": "==, !=, <, >, <=, >=",
     ":=, \\coloneqq, \\leftarrow, \\gets": "definition (let)",
+    "\\stackrel{def}{=}, \\overset{def}{=}, \\triangleq": "definition (let)",
+    "\\equiv": "==",
+    "Var[x], \\mathbb{V}[x], E(x), \\mathrm{MS}[x]": "variance, mean, x.T*x/d",
+    "E[x^2], \\sum x^2, \\sum_{i=1}^n x^2 (x a vector)": "x.T*x/d, x.T*x, x.T*x",
+    "a \\approx b (a side depends on eps)": "a == b given eps == 0",
 }
 
 _INEQ = ("<", ">", "<=", ">=", "!=")
@@ -126,6 +131,9 @@ class LatexEnv:
     #: the output without the affine parameters (``N(x)``): what the output name means in an
     #: equation that writes none of ``affine`` (the layer with ``affine=False``)
     plain_output: Expr | None = None
+    #: whether the document's definition of a name is the vocabulary's LaTeX meaning (an
+    #: earlier equation defined it so)
+    vocab_let: Callable[[str], bool] = lambda n: False
 
 
 def parse_latex_equation(
@@ -163,9 +171,30 @@ def parse_latex_equation(
     raws = parser.equation()
     _one_size_name(parser, raws, reader, file)
     if _plain_output(toks, raws, reader):
+        # the output without affine parameters has a name of its own, so that a document
+        # that also states the affine output (y = \\gamma \\hat x + \\beta) keeps both meanings
+        out, plain = reader.env.output, PLAIN_OUTPUT
+        assert out is not None and reader.env.plain_output is not None
         reader.env = replace(reader.env, meanings={**reader.env.meanings,
-                                                   reader.env.output: reader.env.plain_output})
+                                                   plain: reader.env.plain_output})
+        reader.bare_name = plain
+        raws = [_rename_left(r, out, plain) for r in raws]
     return reader.build(raws, label)
+
+
+#: The name of the vocabulary's output without its affine parameters (``let y_noaffine =
+#: N(x)``): what an equation that states y and writes neither gamma nor beta is about.
+PLAIN_OUTPUT = "y_noaffine"
+
+
+def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
+    """The relation with the output ``out`` on its left side renamed ``new``."""
+    left = r.left
+    if isinstance(left, Name) and left.id == out:
+        left = Name(new, left.pos)
+    elif isinstance(left, Indexed) and left.id == out and left.expr is None:
+        left = Indexed(new, left.index, left.pos)
+    return RawRel(r.op, r.op_text, left, r.right, r.pos, r.source, r.chain, r.cond_of)
 
 
 def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, file: str
@@ -197,7 +226,7 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
     """
     env = reader.env
     out = env.output
-    if out is None or not reader._vocab(out):
+    if out is None or not (reader._vocab(out) or env.vocab_let(out)):
         return False
     stating = [r for r in raws if r.op == "" or isinstance(r.left, (Name, Indexed))
                and r.left.id == out and getattr(r.left, "expr", None) is None]
@@ -305,6 +334,8 @@ class _Equation:
         self.lets: dict[str, Let] = {}
         #: whether an env describes the document (without one nothing is known undefined)
         self.documented = False
+        #: the name a formula alone is about, when not the output (the output without affine)
+        self.bare_name: str | None = None
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
 
     def _vocab(self, name: str) -> bool:
@@ -351,7 +382,8 @@ class _Equation:
                                "declare the names it uses (scalar a) before the equation")
                 conditions.setdefault(r.cond_of, []).append(self._relation(r))
                 continue
-            if r.op in DEFINERS and target is not None and self._vocab(target[0]):
+            if r.op in DEFINERS and target is not None and (
+                    self._vocab(target[0]) or self.env.vocab_let(target[0])):
                 # an assignment to a vocabulary name (Algorithm 1's mu_B <- ..., with
                 # use batchnorm) states how the source computes it: a claim checked against
                 # the vocabulary's meaning, never a silent redefinition
@@ -431,7 +463,7 @@ class _Equation:
         """A formula alone (``\\frac{x-E[x]}{...}*\\gamma+\\beta``) claims the output is it."""
         if r.op != "":
             return r
-        out = self.output()
+        out = self.bare_name or self.output()
         assert out is not None  # the parser admits a bare formula only then
         return RawRel("==", "=", Name(out, r.pos), r.right, r.pos, r.source)
 
@@ -504,13 +536,14 @@ class _Equation:
         continuous in eps there at the points where the variance is positive), checked as
         ``a == b given eps == 0``; without an eps in the document it is not read."""
         if not self.defined("eps"):
-            raise _err("\\approx: an approximate equality is read only as the exact claim at "
-                       "eps = 0 (the limit eps -> 0), and the document has no eps", r.pos,
+            raise _err("\\approx: an approximate equality is not checked here: it is read only "
+                       "as the exact claim at eps = 0 (the limit eps -> 0), and the document "
+                       "has no eps", r.pos,
                        self.file, "state what it approximates exactly as = with a condition")
         sides = BinOp("+", _plain_sides(r.left), _plain_sides(r.right), r.pos)
         if not self._reaches_expr(sides, "eps"):
-            raise _err("\\approx between sides that do not depend on eps: what it "
-                       "approximates is not stated", r.pos, self.file,
+            raise _err("\\approx: an approximate equality is not checked here: its sides do "
+                       "not depend on eps, so what it approximates is not stated", r.pos, self.file,
                        "only an approximation by eps -> 0 is read (checked at eps = 0); state "
                        "any other one exactly")
         return Relation("==", Name("eps", r.pos), Num(Fraction(0), r.pos), r.pos)
@@ -549,7 +582,8 @@ class _Equation:
             what = "\\sum without an index" if e.func == SUM_ENTRIES else "a square inside \\sum"
             got = "a scalar" if shape == "scalar" else (shape or "an expression of unknown shape")
             raise _err(f"{what} of {got}: read only over the entries of a vector", pos,
-                       self.file, "write the index: \\sum_{i=1}^d x_i^2")
+                       self.file, "write the index: \\sum_{i=1}^d x_i^2; MS[...] and RMS[...] "
+                       "(read through the same sum) also take a vector")
         if square:
             total: Expr = BinOp("*", Transpose(base, pos), base, pos)
         else:
@@ -589,8 +623,7 @@ class _Equation:
         mini-batch); ``BN_{\\gamma,\\beta}(x)`` is the whole vector.  None for any other call."""
         batch = self.env.sets.get("B")
         if (e.func != "BN" or batch is None or sorted(e.params) != ["beta", "gamma"]
-                or e.bind or e.batch is not None or len(e.args) != 1
-                or not all(self._vocab(n) for n in ("gamma", "beta"))):
+                or e.bind or e.batch is not None or len(e.args) != 1 or self.is_defined("B")):
             return None
         arg = e.args[0]
         index = arg.index if isinstance(arg, Indexed) and arg.expr is None else None
@@ -815,7 +848,8 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
         return e.id, (), "plain"
     if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
-    if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES:
+    if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES \
+            and e.func not in (SUM_ENTRIES, SUM_SQUARES):  # \sum x = ...: never a definition
         ids = [a.id for a in e.args if isinstance(a, Name)]
         if len(ids) == len(e.args) and len(set(ids)) == len(ids):
             return e.func, tuple(ids), "function"

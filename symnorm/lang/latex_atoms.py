@@ -202,6 +202,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     after = p.peek(k - p.i)
     if word in STATISTIC_WORDS and after is not None and after.text in ("[", "(") \
             and not p.defined(word):  # Var[x], MS[x], RMS(x): a statistic, applied
+        if all(p.defined(x.text) for x in toks):
+            raise p.err(f"{word!r} before a bracket is both a statistic and a product of "
+                        "defined letters", t, f"write \\mathrm{{{word}}}[...] for the statistic "
+                        "or put spaces between the letters (a\\,b) for the product")
         p.i = k
         return word
     if word == "epsilon" and not p.defined(word) and p.defined("eps"):
@@ -337,8 +341,9 @@ def _statistic(p: ExprParser, name: str, t: Tok) -> Expr:
         p.closers.pop()
     p.expect("]" if o.text == "[" else ")", o)
     pos = p.pos(t)
-    if name == "MS":  # the mean of the entrywise squares
-        return BinOp("/", BinOp("*", Transpose(arg, pos), arg, pos), Name("d", pos), pos)
+    if name == "MS":  # the mean of the entrywise squares (of a vector only: resolved by shape)
+        sq = BinOp("**", arg, Num(Fraction(2), pos), pos)
+        return BinOp("/", Call(SUM_ENTRIES, (sq,), pos), Name("d", pos), pos)
     mean = Call("mean", (arg,), pos)
     if name == "E":  # E[x^2]: the mean of the entrywise squares (resolved by shape later)
         return mean

@@ -58,8 +58,13 @@ def latex_env(scope: Scope) -> LatexEnv:
     plain = {LATEX_PLAIN_OUTPUT[v] for v in scope.vocabs if v in LATEX_PLAIN_OUTPUT}
     plain_output = parse_expression(plain.pop(), "<vocabulary>") if len(plain) == 1 \
         and output in meanings else None
+    def vocab_let(name: str) -> bool:
+        let = scope.lets.get(name)
+        return let is not None and not let.stmt.params and name in meanings \
+            and str(let.stmt.body) == str(meanings[name])
+
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
-                    plain_output=plain_output,
+                    plain_output=plain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
                     reaches=reaches,

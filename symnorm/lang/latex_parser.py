@@ -242,9 +242,9 @@ class ExprParser:
             if not (isinstance(head, Call) and len(head.args) == 1 and head.batch is None
                     and isinstance(head.args[0], Name) and head.args[0].id == var
                     and self.at("=", *DEFINERS)):
-                raise self.err(f"{tok.text}: a map written with an arrow is read only as "
-                               f"{var} {tok.text} F({var}) = ... (d2l.ai's x \\rightarrow "
-                               "LN(x) = ...) or f: x \\mapsto ...", tok,
+                raise self.err(f"{tok.text}: a map written with an arrow is read only as a "
+                               f"definition f: x \\mapsto ... or as {var} {tok.text} F({var}) = "
+                               "... (d2l.ai's x \\rightarrow LN(x) = ...)", tok,
                                "a limit (\\epsilon \\to 0) is stated exactly with `given eps "
                                "== 0` in a symnorm line, or with \\mathcal N_0")
             bounds = [(start_i, head, bounds[0][2])]  # the source shows the arrow too
