@@ -158,3 +158,29 @@ def test_a_d2_special_case_is_proved_at_d2_only(results):
     assert {k: (results[k].status, results[k].scope) for k in FIXED_D} == {
         k: ("proved", s) for k, s in FIXED_D.items()}
     assert results["r09"].status == "refuted" and results["r33"].status == "refuted"
+
+
+INEQUALITIES = r"""```symnorm
+use layernorm(affine=elementwise)
+assume eps > 0
+vector u
+claim q01: y.T*y > 0
+claim q02: (y - beta).T*(y - beta) > 0
+claim q03: hadamard(gamma, gamma).T*ones >= gamma.T*gamma + 1/100
+claim q04: hadamard(u, u).T*ones > 0
+claim q05: ones.T*hadamard(gamma, hadamard(gamma, gamma)) >= 0
+claim q06: hadamard(gamma, x) != hadamard(x, gamma)
+claim q07: trace(Jy) <= trace(diag(gamma))*trace(J)
+claim q08: Jy == diag(x)*J + diag(N(x))  given gamma == x
+claim w01: hadamard(gamma, x) != x
+```
+"""
+
+
+def test_inequalities_that_need_a_nonzero_gain_are_refuted():
+    """q01, q02, q04: false at gamma = 0 (beta = 0) or u = 0; q03: the sides are equal;
+    q05: a cube sum can be negative; q06: the product commutes; q07: false for
+    gamma = (1, -1); q08: the gain is held fixed while differentiating by x."""
+    got = {v.label: v.status for v in check_text(INEQUALITIES, "ineq.md",
+                                                 sandbox=False).verdicts}
+    assert got == {**{f"q0{i}": "refuted" for i in range(1, 9)}, "w01": "proved"}, got
