@@ -158,3 +158,41 @@ def test_a_d2_special_case_is_proved_at_d2_only(results):
     assert {k: (results[k].status, results[k].scope) for k in FIXED_D} == {
         k: ("proved", s) for k, s in FIXED_D.items()}
     assert results["r09"].status == "refuted" and results["r33"].status == "refuted"
+
+
+INEQUALITIES = r"""```symnorm
+use layernorm(affine=elementwise)
+assume eps > 0
+vector u
+claim q01: y.T*y > 0
+claim q02: (y - beta).T*(y - beta) > 0
+claim q03: hadamard(gamma, gamma).T*ones >= gamma.T*gamma + 1/100
+claim q04: hadamard(u, u).T*ones > 0
+claim q05: ones.T*hadamard(gamma, hadamard(gamma, gamma)) >= 0
+claim q06: hadamard(gamma, x) != hadamard(x, gamma)
+claim q07: trace(Jy) <= trace(diag(gamma))*trace(J)
+claim q08: Jy == diag(x)*J + diag(N(x))  given gamma == x
+claim w01: hadamard(gamma, x) != x
+```
+"""
+
+
+def test_inequalities_that_need_a_nonzero_gain_are_refuted():
+    """q01, q02, q04: false at gamma = 0 (beta = 0) or u = 0; q03: the sides are equal;
+    q05: a cube sum can be negative; q06: the product commutes; q07: false for
+    gamma = (1, -1); q08: the gain is held fixed while differentiating by x."""
+    got = {v.label: v.status for v in check_text(INEQUALITIES, "ineq.md",
+                                                 sandbox=False).verdicts}
+    assert got == {**{f"q0{i}": "refuted" for i in range(1, 9)}, "w01": "proved"}, got
+
+
+def test_entrywise_claim_false_only_beyond_the_sampled_d_is_not_confirmed():
+    """(sum_i w_i)^2 <= 12 sum_i w_i^2 holds for d <= 12 (Cauchy-Schwarz gives the factor d)
+    and fails at d = 13 for w = g o x = ones: the numbers at d = 2..8, 12 agree, and the
+    large-d check on block-constant vectors must withhold `confirmed`."""
+    text = ("```symnorm\nvector g, x\n"
+            "claim a: (ones.T*hadamard(g, x))**2 <= 12*hadamard(g, x).T*hadamard(g, x)\n"
+            "claim t: (ones.T*hadamard(g, x))**2 <= d*hadamard(g, x).T*hadamard(g, x)\n```\n")
+    got = {v.label: v for v in check_text(text, "big.md", sandbox=False).verdicts}
+    assert got["a"].status in ("refuted", "undecided"), got["a"].status
+    assert got["t"].status == "confirmed", (got["t"].status, got["t"].message)

@@ -241,7 +241,7 @@ def test_entrywise_product_scope_names_the_fixed_d() -> None:
     ("vector a, g", r"\bar a_i = g_i \odot a", "between an indexed entry"),
     ("vector a, g\nscalar c", r"\bar a = c \odot a", "not a scalar"),
     ("vector a, g\nmatrix W", r"\bar a = W \odot a", "not a matrix"),
-    ("document let d = 3\nvector a, g", r"\bar a = g \circ a", "\\circ: an entrywise"),
+    ("vector a, g", r"\bar a = g \circ a", "\\circ: not read as an entrywise"),
     ("document let d = 3\nvector a, g", r"\bar a_i = \frac{a_i}{g_i}", "quotient or power"),
 ])
 def test_entrywise_refusals(preamble: str, latex: str, fragment: str) -> None:

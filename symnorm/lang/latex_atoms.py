@@ -40,10 +40,10 @@ _KNOWN_HINT = ("accepted: \\frac \\sqrt \\cdot \\times \\left \\right \\| \\lang
                "\\top, relations = \\neq < > \\le \\ge (see docs/latex.md)")
 
 
-_ENTRYWISE = (("an entrywise (Hadamard) product is not modelled: the claim language has no "
-               "per-element product of two vectors"),
-              ("write \\odot for the entrywise product (read at a fixed d, e.g. "
-               "`document let d = 4`), or state the claim with a scalar gain (\\gamma \\hat x)"))
+_ENTRYWISE = (("not read as an entrywise (Hadamard) product: it also means composition or "
+               "the Kronecker product"),
+              ("write \\odot for the entrywise product (hadamard(g, x), read at every d), "
+               "or state the claim with a scalar gain (\\gamma \\hat x)"))
 _MAP = ("a map written with an arrow is read only as a definition f: x \\mapsto ...",
         ("name the map (f: x \\mapsto ..., \\mathcal N: x \\mapsto ...) or write f(x) = ...; a limit "
          "(\\epsilon \\to 0) is stated exactly with `given eps == 0` in a symnorm line or "
