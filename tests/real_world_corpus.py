@@ -21,8 +21,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      r"\frac{x - \mathrm{E}[x]}{ \sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma + \beta", True),
     ("pt.batchnorm", "PyTorch torch.nn.BatchNorm1d docstring", "use batchnorm",
      r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma + \beta", True),
-    ("pt.rmsnorm", "PyTorch torch.nn.RMSNorm docstring (2.5+), per-element gain at d = 4",
-     "use rmsnorm(d=4)\nvector gamma",
+    ("pt.rmsnorm", "PyTorch torch.nn.RMSNorm docstring (2.5+), per-element gain",
+     "use rmsnorm(affine=elementwise)",
      (r"y_i = \frac{x_i}{\mathrm{RMS}(x)} * \gamma_i, \quad \text{where} \quad "
      r"\text{RMS}(x) = \sqrt{\epsilon + \frac{1}{n} \sum_{i=1}^{n} x_i^2}"), True),
     ("pt.rmsnorm.noaffine", "PyTorch RMSNorm docstring without the gain", RMS,
@@ -40,8 +40,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "vector a\nlet H = d\nlayer l",
      (r"\mu^l = \frac{1}{H}\sum_{i=1}^{H} a_i^l \qquad \sigma^l = \sqrt{\frac{1}{H}"
      r"\sum_{i=1}^{H}\left(a_i^l-\mu^l\right)^2}"), True),
-    ("rms.eq4", "Zhang and Sennrich (2019), eq. (4) with the gain g_i, at d = 3",
-     "document let d = 3\nvector a, g\nlet n = d",
+    ("rms.eq4", "Zhang and Sennrich (2019), eq. (4) with the gain g_i",
+     "vector a, g\nlet n = d",
      (r"\bar{a}_i = \frac{a_i}{\text{RMS}(\mathbf{a})} g_i, \quad \text{where}~~ "
      r"\text{RMS}(\mathbf{a}) = \sqrt{\frac{1}{n}\sum_{i=1}^{n} a_i^2}."), True),
     ("ioffe.alg1", "Ioffe and Szegedy (2015), Algorithm 1, as one aligned block",
@@ -182,8 +182,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("ulyanov.in", "Ulyanov, Vedaldi, Lempitsky (2016), instance normalization",
      "vector x\nscalar eps",
      r"y_{tijk} = \frac{x_{tijk} - \mu_{ti}}{\sqrt{\sigma_{ti}^2 + \epsilon}}", True),
-    ("zhang.eq2", "Zhang and Sennrich (2019), eq. (2): LayerNorm with the gain g_i, at d = 3",
-     "document let d = 3\nvector a, g\nscalar mu, sigma", r"\bar{a}_i = \frac{a_i - \mu}{\sigma} g_i", True),
+    ("zhang.eq2", "Zhang and Sennrich (2019), eq. (2): LayerNorm with the gain g_i",
+     "vector a, g\nscalar mu, sigma", r"\bar{a}_i = \frac{a_i - \mu}{\sigma} g_i", True),
     ("gn.eq1", "Wu and He (2018), eq. (1)", "vector x\nscalar eps",
      r"\hat{x}_i = \frac{1}{\sigma_i}(x_i - \mu_i)", True),
 ]

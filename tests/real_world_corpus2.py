@@ -26,14 +26,13 @@ BN = "use batchnorm"
 RMS = "use rmsnorm"
 BN_F = "use batchnorm\nvector df_dy"   # Zakka names the loss f
 BN_L = "use batchnorm\nvector dL_dy"   # Feng names the loss L
-# Derivatives are checked against calculus only by x a declared vector: with `use batchnorm`
-# x is the vocabulary's alias of z (a definition), so every partial by x or x_i is a partial
-# along the graph, a definition that is not checked (docs/latex.md, Derivatives).  The
-# backward-pass entries therefore use `use layernorm` with m as the dimension, as
-# derivations/real_world_latex.md does for Ioffe and Szegedy's backward pass.
-LM = "use layernorm\nlet m = d"
-LM_F = "use layernorm\nlet m = d\nvector df_dy"
-LM_L = "use layernorm\nlet m = d\nvector dL_dy"
+# `use batchnorm` names the batch x (a declared vector, so a partial by x or x_i is real
+# calculus, checked against the Jacobian) and its size m; the backward-pass entries use it
+# directly.  (Before, x was an alias of the vocabulary's z and these entries needed
+# `use layernorm` with `let m = d` instead.)
+LM = BN
+LM_F = BN_F
+LM_L = BN_L
 
 CORPUS: list[tuple[str, str, str, str, bool]] = [
     # --- framework documentation ----------------------------------------------------------
@@ -81,8 +80,10 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("onednn.bnorm.mu", "oneDNN developer guide, BatchNormForwardTraining, mean "
      "(oneapi-src.github.io/oneDNN/dev_guide_op_batchnormforwardtraining.html)", BN,
      r"\mu(c) = \frac{1}{NHW} \sum\limits_{nhw} \src(n, c, h, w)_{}", True),
+    # weight and bias are the layer's affine parameters: the vocabulary reads them as gamma
+    # and beta (declaring them would make them other symbols, an error for this equation)
     ("paddle.group_norm", "PaddlePaddle, paddle.nn.functional.group_norm (group_norm_cn)",
-     "use layernorm\nscalar weight, bias",
+     LN,
      r"y = \frac{x - E(x)}{\sqrt(Var(x)+ epsilon )} \ast weight + bias", True),
     ("paddle.batchnorm1d.stats", "PaddlePaddle, paddle.nn.BatchNorm1D (BatchNorm1D_en), "
      "mini-batch statistics", BN,

@@ -34,8 +34,9 @@ def verdicts(preamble: str, latex: str) -> list[tuple[str, str]]:
 
 #: Entries still refused, with the construct the error names (each a known limit).
 REFUSED = {
-    "d2l.bn": "\\odot",                          # entrywise product at a symbolic d
-    "pt.rmsnorm.2_4": "'RMS' is a function",     # RMS[x]: brackets on RMS are not application
+    # \hat\mu_B (d2l's hat on the estimate) is no vocabulary name; its gamma is per
+    # feature, while use batchnorm models one channel, whose gain is a scalar
+    "d2l.bn": "unknown name 'muhat_B'",
     "gn.eq2": "a sum over the set S",           # a sum over a group S_i
     "gn.eq1": "indexed entry in a denominator",  # per-group statistics sigma_i, mu_i
     "ulyanov.in": "unknown name 'x_tijk'",       # four indices
@@ -64,8 +65,10 @@ def test_corpus_size_and_acceptance() -> None:
     # are one paper)
     prefixes = {c[0].split(".")[0] for c in CORPUS} - {"blog"}
     assert len({"zhang" if p == "rms" else p for p in prefixes}) >= 10
-    # 46 of 53 accepted verbatim (87%); three of them (per-element gains) at a fixed d only
-    assert len(CORPUS) - len(REFUSED) >= 46
+    # 47 of 53 accepted verbatim (89%); the three with per-element gains at every d;
+    # pt.rmsnorm.2_4 (RMS[x] is now RMS(x)) defines y with the source's error: rmsnorm names
+    # no output, so that definition is listed `defined` and not checked
+    assert len(CORPUS) - len(REFUSED) >= 47
 
 
 # --- false variants of the corpus: each must be refuted ----------------------------------

@@ -123,7 +123,8 @@ REFUSED = [
     (r"d^2\,y = u", r"d^2y = u", "'dy' looks like a differential"),
     (r"\sum_i y_i = a", r"\sum_j y_i = a", "index i inside a sum over j"),
     (r"\sum\limits_i y_i = a", r"\sum\limits y_i = a", "needs an index"),
-    (r"\sum_i y_i u_i = a", r"y_i u_i = a", "two indexed quantities"),
+    # without the sum, y_i u_i = a is the entrywise product (hadamard(y, u) == a*ones)
+    (r"\sum_i y_i u_i = a", r"y_i / u_i = a", "two indexed quantities"),
     (r"d\,y = u", r"dy = u", "'dy' looks like a differential"),
     (r"d\,y_i = u_i", r"dy_i = u_i", "'dy' looks like a differential"),
     (r"d\,\gamma = a", r"d\gamma = a", r"'d\gamma' looks like a differential"),

@@ -15,6 +15,15 @@ symbols: ``d<x, b_q>/dx = b_q^T`` (``2 x^T`` for ``q = x``), and ``d b_p/dx = I`
 as a function of the Gram symbols (radicals reduced by :mod:`symnorm.engines.zero`): then it
 holds for every realization of the vectors, in every dimension d, wherever it is defined.
 
+Entrywise products (``hadamard(g, x)``) and diagonal matrices (``diag(g)``) extend the
+forms: the basis then holds the entrywise monomials ``g*x`` of the declared vectors (``ones``
+is the empty monomial), a matrix may have terms ``delta_m diag(b_m)`` (``I`` is
+``diag(ones)``), and a scalar may use the moments ``sum_i prod_p b_p,i`` of monomials,
+each an independent symbol (the Gram symbols are the moments of degree 1 and 2).  The
+chain rule is ``d<b_m>/dx = k b_{m/x}^T`` and ``d b_m/dx = k diag(b_{m/x})`` for ``x``
+appearing ``k`` times in ``m``.  An identity whose coefficients vanish as functions of
+independent moments holds at every realization, so the proof stays one for every d.
+
 What it cannot decide, it says so (:class:`Unsupported`): free matrices (``matrix W``),
 vector literals, element-wise functions, hypotheses it cannot solve for a Gram symbol,
 inequalities, and identities that need more than the relations above.  It never guesses:
@@ -23,7 +32,7 @@ a claim not shown to be zero is handed to the other engines.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
@@ -49,6 +58,8 @@ class Vec:
 class Mat:
     alpha: sp.Expr
     terms: dict[tuple[str, str], sp.Expr]
+    #: ``diag(b_m)`` terms for entrywise monomials ``m`` other than ``ones`` (``alpha``)
+    diag: dict[str, sp.Expr] = field(default_factory=dict)
 
 
 Value = sp.Expr | Vec | Mat
@@ -120,12 +131,29 @@ def substitutions(claim: PreparedClaim, syms: dict[str, sp.Symbol]) -> dict[sp.S
     return out
 
 
-class AnyD:
-    """Evaluates expanded expressions into structured values over symbolic d."""
+def has_entrywise(claim: PreparedClaim) -> bool:
+    """Whether a claim uses ``hadamard`` or ``diag`` (entrywise monomials and moments)."""
+    rels = (claim.relation, *claim.given, *claim.assumptions)
+    return any(isinstance(n, Call) and n.func in ENTRYWISE for n in nodes(*rels))
 
-    def __init__(self, claim: PreparedClaim) -> None:
+
+ENTRYWISE = ("hadamard", "diag")
+
+
+class AnyD:
+    """Evaluates expanded expressions into structured values over symbolic d.
+
+    ``entrywise=True`` admits ``hadamard``/``diag`` (monomial basis, moment symbols); the
+    SMT step and the large-d sampler tie Gram symbols to realizable vectors and know no
+    higher moments, so they construct the engine without it and get :class:`Unsupported`.
+    """
+
+    def __init__(self, claim: PreparedClaim, entrywise: bool = False) -> None:
         if claim.matrices:
             raise Unsupported("free matrices (matrix ...) have no structured form")
+        if not entrywise and has_entrywise(claim):
+            raise Unsupported("entrywise products have no Gram-symbol form for this step")
+        self.entrywise = entrywise
         self.claim = claim
         self.syms = scalar_symbols(claim)
         self.subs = substitutions(claim, self.syms)
@@ -138,17 +166,60 @@ class AnyD:
                 g = self.d if p == q == "ones" else sp.Symbol(
                     f"<{p},{q}>", real=True, **({"nonnegative": True} if p == q else {}))
                 self.gram[(p, q)] = self.gram[(q, p)] = g
+        #: moment symbol -> its monomial (the Gram symbols and the higher moments)
+        self.monomial_of: dict[sp.Symbol, tuple[str, ...]] = {}
+        for (p, q), g in self.gram.items():
+            if isinstance(g, sp.Symbol):
+                self.monomial_of[g] = self._sorted(tuple(n for n in (p, q) if n != "ones"))
+        self.moments: dict[tuple[str, ...], sp.Symbol] = {}
+        #: declared vectors a hypothesis fixes (``given g == ones``), entrywise mode only
+        self.vector_values: list[tuple[str, Vec]] = []
         self._memo: dict[int, Value] = {}
+
+    # --- entrywise monomials ----------------------------------------------------------
+    def _sorted(self, m: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(sorted(m, key=self.basis.index))
+
+    @staticmethod
+    def monomial(key: str) -> tuple[str, ...]:
+        """``"ones"`` is the empty monomial, ``"g*x"`` the entrywise product of g and x."""
+        return () if key == "ones" else tuple(key.split("*"))
+
+    @staticmethod
+    def key(m: tuple[str, ...]) -> str:
+        return "*".join(m) if m else "ones"
+
+    def times(self, p: str, q: str) -> str:
+        """The basis key of the entrywise product of basis vectors ``p`` and ``q``."""
+        return self.key(self._sorted(self.monomial(p) + self.monomial(q)))
+
+    def moment(self, m: tuple[str, ...]) -> sp.Expr:
+        """``sum_i prod_p b_p,i`` over the monomial ``m``: d, a Gram symbol, or a moment."""
+        if len(m) == 0:
+            return self.d
+        if len(m) <= 2:
+            return self.gram[("ones", m[0]) if len(m) == 1 else m]
+        if m not in self.moments:
+            even = all(m.count(n) % 2 == 0 for n in m)
+            sym = sp.Symbol(f"<1,{'*'.join(m)}>", real=True,
+                            **({"nonnegative": True} if even else {}))
+            self.moments[m] = sym
+            self.monomial_of[sym] = m
+        return self.moments[m]
 
     def latex_names(self) -> dict[sp.Symbol, str]:
         """LaTeX for the engine's symbols: Gram symbols as inner products, Greek names."""
         names = {g: f"\\langle {_vec_tex(p)}, {_vec_tex(q)}\\rangle"
                  for (p, q), g in self.gram.items() if isinstance(g, sp.Symbol) and g != self.d}
+        names.update({g: rf"\langle \mathbf{{1}}, {_vec_tex(self.key(m))}\rangle"
+                      for m, g in self.moments.items()})
         names.update({sym: _GREEK[n] for n, sym in self.syms.items() if n in _GREEK})
         return names
 
     def G(self, p: str, q: str) -> sp.Expr:
-        return self.gram[(p, q)]
+        if (p, q) in self.gram:
+            return self.gram[(p, q)]
+        return self.moment(self.monomial(self.times(p, q)))
 
     # --- evaluation -------------------------------------------------------------------
     def value(self, e: Expr) -> Value:
@@ -171,7 +242,8 @@ class AnyD:
             return Vec({p: c.subs(self.subs) for p, c in v.coeffs.items()}, v.row)
         if isinstance(v, Mat):
             return Mat(v.alpha.subs(self.subs),
-                       {k: c.subs(self.subs) for k, c in v.terms.items()})
+                       {k: c.subs(self.subs) for k, c in v.terms.items()},
+                       {k: c.subs(self.subs) for k, c in v.diag.items()})
         return v.subs(self.subs)
 
     def _value(self, e: Expr) -> Value:
@@ -218,6 +290,19 @@ class AnyD:
             assert isinstance(var, Name)
             return check_smooth(self.jacobian(self.raw(e.args[0]), var.id), self.subs)
         a = self.raw(e.args[0])
+        if e.func == "hadamard":
+            b = self.raw(e.args[1])
+            assert isinstance(a, Vec) and isinstance(b, Vec) and not (a.row or b.row)
+            out: dict[str, sp.Expr] = {}
+            for p, x in a.coeffs.items():
+                for q, y in b.coeffs.items():
+                    k = self.times(p, q)
+                    out[k] = out.get(k, sp.Integer(0)) + x * y
+            return Vec(out)
+        if e.func == "diag":
+            assert isinstance(a, Vec) and not a.row
+            return Mat(a.coeffs.get("ones", sp.Integer(0)), {},
+                       {p: c for p, c in a.coeffs.items() if p != "ones"})
         if e.func == "trace":
             assert isinstance(a, Mat)
             return self.trace(a)
@@ -225,9 +310,11 @@ class AnyD:
         return real_function(e.func, a)
 
     def trace(self, m: Mat) -> sp.Expr:
-        """``trace(alpha I + sum m_pq b_p b_q^T) = alpha d + sum m_pq <b_q, b_p>``."""
+        """``trace(alpha I + sum m_pq b_p b_q^T) = alpha d + sum m_pq <b_q, b_p>`` (and
+        ``trace(diag(b_m))`` is the moment of ``m``)."""
         return m.alpha * self.d + sum((c * self.G(q, p) for (p, q), c in m.terms.items()),
-                                      sp.Integer(0))
+                                      sp.Integer(0)) + sum(
+            (c * self.moment(self.monomial(k)) for k, c in m.diag.items()), sp.Integer(0))
 
     def difference_terms(self, left: Value, right: Value) -> list[sp.Expr]:
         """Scalars whose simultaneous vanishing is ``left == right`` in every realization:
@@ -236,8 +323,9 @@ class AnyD:
         diff = add(left, scale(sp.Integer(-1), right))
         if isinstance(diff, Vec):
             col = transpose(diff) if diff.row else diff
+            span = [*self.basis, *(k for k in col.coeffs if k not in self.basis)]
             return [sp.expand(self.inner(Vec({q: sp.Integer(1)}, row=True), col))
-                    for q in self.basis]
+                    for q in span]
         if isinstance(diff, Mat):
             return [self.trace(self.mul(transpose(diff), diff))]
         return [diff]
@@ -260,6 +348,10 @@ class AnyD:
             raise Unsupported("shape mismatch in product")  # the checker rejects these
         if isinstance(a, Mat) and isinstance(b, Vec):
             out = {p: a.alpha * c for p, c in b.coeffs.items()}
+            for m, dm in a.diag.items():
+                for p, c in b.coeffs.items():
+                    k = self.times(m, p)
+                    out[k] = out.get(k, sp.Integer(0)) + dm * c
             for (p, q), m in a.terms.items():
                 w = m * sp.Add(*[c * self.G(q, r) for r, c in b.coeffs.items()])
                 out[p] = out.get(p, sp.Integer(0)) + w
@@ -277,7 +369,20 @@ class AnyD:
         for (p, q), x in a.terms.items():
             for (r, s), y in b.terms.items():
                 put((p, s), x * y * self.G(q, r))
-        return Mat(a.alpha * b.alpha, terms)
+        diag: dict[str, sp.Expr] = {}
+        def put_diag(k: str, v: sp.Expr) -> None:
+            diag[k] = diag.get(k, sp.Integer(0)) + v
+        for m, x in a.diag.items():  # diag(b_m) diag(b_n) = diag(b_mn)
+            put_diag(m, b.alpha * x)
+            for n, y in b.diag.items():
+                put_diag(self.times(m, n), x * y)
+            for (p, q), y in b.terms.items():
+                put((self.times(m, p), q), x * y)
+        for n, y in b.diag.items():
+            put_diag(n, a.alpha * y)
+            for (p, q), x in a.terms.items():
+                put((p, self.times(q, n)), x * y)
+        return Mat(a.alpha * b.alpha, terms, diag)
 
     # --- differentiation --------------------------------------------------------------
     def grad(self, f: sp.Expr, var: str) -> dict[str, sp.Expr]:
@@ -287,6 +392,13 @@ class AnyD:
             g = self.G(var, q)
             if isinstance(g, sp.Symbol) and f.has(g):
                 out[q] = sp.diff(f, g) * (2 if q == var else 1)
+        for m, g in self.moments.items():  # d<b_m>/dx = k b_{m/x}^T, x k times in m
+            k = m.count(var)
+            if k and f.has(g):
+                rest = list(m)
+                rest.remove(var)
+                q = self.key(tuple(rest))
+                out[q] = out.get(q, sp.Integer(0)) + k * sp.diff(f, g)
         return out
 
     def jacobian(self, f: Value, var: str) -> Value:
@@ -295,26 +407,118 @@ class AnyD:
             if isinstance(f, Vec):
                 return Vec({p: sp.diff(c, s) for p, c in f.coeffs.items()}, f.row)
             if isinstance(f, Mat):
-                return Mat(sp.diff(f.alpha, s), {k: sp.diff(c, s) for k, c in f.terms.items()})
+                return Mat(sp.diff(f.alpha, s), {k: sp.diff(c, s) for k, c in f.terms.items()},
+                           {k: sp.diff(c, s) for k, c in f.diag.items()})
             return sp.diff(f, s)
         if isinstance(f, Vec) and not f.row:
             terms = {}
             for p, c in f.coeffs.items():
                 for q, gq in self.grad(c, var).items():
                     terms[(p, q)] = terms.get((p, q), sp.Integer(0)) + gq
-            return Mat(f.coeffs.get(var, sp.Integer(0)), terms)
+            alpha = f.coeffs.get(var, sp.Integer(0))
+            diag: dict[str, sp.Expr] = {}
+            for p, c in f.coeffs.items():  # d b_m/dx = k diag(b_{m/x}), x k times in m
+                m = list(self.monomial(p))
+                k = m.count(var)
+                if k and len(m) > 1:
+                    m.remove(var)
+                    q = self.key(tuple(m))
+                    diag[q] = diag.get(q, sp.Integer(0)) + k * c
+            return Mat(alpha, terms, diag)
         if isinstance(f, (Vec, Mat)):
             raise Unsupported("jacobian of a row vector or a matrix")
         return Vec(self.grad(f, var), row=True)
 
     # --- hypotheses -------------------------------------------------------------------
+    def _vector_hypothesis(self, h: Relation) -> tuple[str, Vec] | None:
+        """``g == expr`` with ``g`` a declared vector that ``expr`` does not involve: the
+        value ``g`` has at the claim's point (entrywise mode only, see :meth:`put_vectors`)."""
+        if not self.entrywise:
+            return None
+        for var, other in ((h.left, h.right), (h.right, h.left)):
+            if not (isinstance(var, Name) and var.id in self.claim.vectors):
+                continue
+            v = self.put_vectors(self.value(other))
+            if isinstance(v, Vec) and not v.row and not self._involves(v, var.id):
+                return var.id, v
+        return None
+
+    def _involves(self, v: Value, var: str) -> bool:
+        parts = list(v.coeffs) if isinstance(v, Vec) else []
+        if any(var in self.monomial(k) for k in parts):
+            return True
+        return any(isinstance(c, sp.Basic) and any(
+            var in self.monomial_of.get(sym, ()) for sym in c.free_symbols)
+            for c in components(v))
+
+    def put_vectors(self, v: Value) -> Value:
+        """``v`` with each vector fixed by a hypothesis (``given g == ones``) replaced by its
+        value, after every derivative was taken (a hypothesis fixes the point): a monomial
+        ``g^k m`` becomes ``value^k o m``, a moment ``<1, g^k m>`` the moments of that."""
+        for var, val in self.vector_values:
+            v = self._put_vector(v, var, val)
+        return v
+
+    def _expand(self, key: str, var: str, val: Vec) -> dict[str, sp.Expr]:
+        """The monomial ``key`` with each ``var`` in it replaced by ``val``."""
+        m = list(self.monomial(key))
+        k = m.count(var)
+        out: dict[str, sp.Expr] = {self.key(tuple(n for n in m if n != var)): sp.Integer(1)}
+        for _ in range(k):
+            nxt: dict[str, sp.Expr] = {}
+            for p, a in out.items():
+                for q, b in val.coeffs.items():
+                    r = self.times(p, q)
+                    nxt[r] = nxt.get(r, sp.Integer(0)) + a * b
+            out = nxt
+        return out
+
+    def _put_vector(self, v: Value, var: str, val: Vec) -> Value:
+        symbols: dict[sp.Symbol, sp.Expr] = {}
+        for sym, m in list(self.monomial_of.items()):
+            if var in m:
+                symbols[sym] = sp.Add(*[c * self.moment(self.monomial(p))
+                                        for p, c in self._expand(self.key(m), var, val).items()])
+
+        def c_(c: sp.Expr) -> sp.Expr:
+            return c.xreplace(symbols) if isinstance(c, sp.Basic) and symbols else c
+
+        def keyed(d: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
+            out: dict[str, sp.Expr] = {}
+            for p, c in d.items():
+                for q, w in self._expand(p, var, val).items():
+                    out[q] = out.get(q, sp.Integer(0)) + w * c_(c)
+            return out
+        if isinstance(v, Vec):
+            return Vec(keyed(v.coeffs), v.row)
+        if isinstance(v, Mat):
+            terms: dict[tuple[str, str], sp.Expr] = {}
+            for (p, q), c in v.terms.items():
+                for p2, a in self._expand(p, var, val).items():
+                    for q2, b in self._expand(q, var, val).items():
+                        terms[(p2, q2)] = terms.get((p2, q2), sp.Integer(0)) + a * b * c_(c)
+            diag = keyed({**v.diag, "ones": v.alpha})
+            return Mat(diag.pop("ones", sp.Integer(0)), terms, diag)
+        return c_(v)
+
     def hypothesis_substitution(self) -> dict[sp.Symbol, sp.Expr]:
-        """Solve each ``given`` equation for one Gram symbol or scalar it is linear in."""
+        """Solve each ``given`` equation for one Gram symbol or scalar it is linear in; in
+        entrywise mode a hypothesis ``g == expr`` fixing a declared vector is kept whole
+        (:meth:`put_vectors`), since its inner products leave the higher moments free."""
         eqs: list[sp.Expr] = []
+        self.vector_values = []
+        rest = []
         for h in self.claim.given:
             if h.op != "==":
                 raise Unsupported(f"hypothesis '{h}' is not an equation")
-            diff = add(self.value(h.left), scale(sp.Integer(-1), self.value(h.right)))
+            fixed = self._vector_hypothesis(h)
+            if fixed is not None and all(fixed[0] != v for v, _ in self.vector_values):
+                self.vector_values.append(fixed)
+            else:
+                rest.append(h)
+        for h in rest:
+            diff = self.put_vectors(
+                add(self.value(h.left), scale(sp.Integer(-1), self.value(h.right))))
             if isinstance(diff, Vec):
                 eqs += [self.inner(diff if not diff.row else transpose(diff),
                                    Vec({q: sp.Integer(1)})) for q in self.basis]
@@ -400,7 +604,10 @@ def add(a: Value, b: Value) -> Value:
         out2 = dict(a.terms)
         for k, c in b.terms.items():
             out2[k] = out2.get(k, sp.Integer(0)) + c
-        return Mat(a.alpha + b.alpha, out2)
+        diag = dict(a.diag)
+        for m, c in b.diag.items():
+            diag[m] = diag.get(m, sp.Integer(0)) + c
+        return Mat(a.alpha + b.alpha, out2, diag)
     if isinstance(a, (Vec, Mat)) and b == 0:
         return a
     if isinstance(b, (Vec, Mat)) and a == 0:
@@ -414,7 +621,8 @@ def scale(k: sp.Expr, a: Value) -> Value:
     if isinstance(a, Vec):
         return Vec({p: k * c for p, c in a.coeffs.items()}, a.row)
     if isinstance(a, Mat):
-        return Mat(k * a.alpha, {q: k * c for q, c in a.terms.items()})
+        return Mat(k * a.alpha, {q: k * c for q, c in a.terms.items()},
+                   {m: k * c for m, c in a.diag.items()})
     return k * a
 
 
@@ -422,7 +630,7 @@ def transpose(a: Value) -> Value:
     if isinstance(a, Vec):
         return Vec(a.coeffs, not a.row)
     if isinstance(a, Mat):
-        return Mat(a.alpha, {(q, p): c for (p, q), c in a.terms.items()})
+        return Mat(a.alpha, {(q, p): c for (p, q), c in a.terms.items()}, dict(a.diag))
     return a
 
 
@@ -444,7 +652,7 @@ def components(v: Value) -> list[sp.Expr]:
     if isinstance(v, Vec):
         return list(v.coeffs.values())
     if isinstance(v, Mat):
-        return [v.alpha, *v.terms.values()]
+        return [v.alpha, *v.terms.values(), *v.diag.values()]
     return [v]
 
 
@@ -454,7 +662,7 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
     Raises :class:`Unsupported` when the claim is outside the engine's class.
     """
     rel = relation or claim.relation
-    eng = AnyD(claim)
+    eng = AnyD(claim, entrywise=True)
     sol = eng.hypothesis_substitution() if claim.given else {}
     lhs, rhs = eng.value(rel.left), eng.value(rel.right)
     diff = add(lhs, scale(sp.Integer(-1), rhs))
@@ -492,6 +700,7 @@ def prove_any_d(claim: PreparedClaim, relation: Relation | None = None) -> tuple
         steps.append({"text": "Solve the hypotheses and substitute:", "latex": r",\ ".join(
             f"{sp.latex(k, symbol_names=names)} = {sp.latex(v, symbol_names=names)}"
             for k, v in sol.items())})
+    diff = eng.put_vectors(diff)
     for c in components(diff):
         c = c.subs(sol) if sol else c
         if not is_zero(c):
@@ -514,7 +723,8 @@ def map_value(v: Value, f) -> Value:
     if isinstance(v, Vec):
         return Vec({p: f(c) for p, c in v.coeffs.items()}, v.row)
     if isinstance(v, Mat):
-        return Mat(f(v.alpha), {k: f(c) for k, c in v.terms.items()})
+        return Mat(f(v.alpha), {k: f(c) for k, c in v.terms.items()},
+                   {k: f(c) for k, c in v.diag.items()})
     return f(v) if isinstance(v, sp.Basic) else v
 
 
@@ -594,6 +804,7 @@ def show(v: Value) -> str:
     if isinstance(v, Mat):
         parts = [term(v.alpha, "I")] if v.alpha != 0 else []
         parts += [term(c, f"{p}*{q}.T") for (p, q), c in v.terms.items() if c != 0]
+        parts += [term(c, f"diag({p})") for p, c in v.diag.items() if c != 0]
         return " + ".join(parts) or "0"
     return str(v)
 
@@ -603,6 +814,9 @@ _GREEK = {"eps": r"\epsilon", "alpha": r"\alpha", "beta": r"\beta", "gamma": r"\
 
 
 def _vec_tex(p: str) -> str:
+    """A basis key as LaTeX; an entrywise monomial ``g*x`` is g odot x."""
+    if "*" in p:
+        return r"\left(" + r" \odot ".join(_vec_tex(q) for q in p.split("*")) + r"\right)"
     return r"\mathbf{1}" if p == "ones" else _GREEK.get(p, p)
 
 
@@ -634,5 +848,7 @@ def latex_value(v: Value, names: dict[sp.Symbol, str] | None = None) -> str:
         return f"{body}^\\top" if single else f"\\left({body}\\right)^\\top"
     if isinstance(v, Mat):
         return terms([(v.alpha, "I"), *((c, f"{_vec_tex(p)}{_vec_tex(q)}^\\top")
-                                        for (p, q), c in v.terms.items())])
+                                        for (p, q), c in v.terms.items()),
+                      *((c, rf"\operatorname{{diag}}({_vec_tex(p)})")
+                        for p, c in v.diag.items())])
     return tex(v)

@@ -96,6 +96,9 @@ class Explicit(TreeEvaluator):
     def column(self, items: list) -> sp.Matrix:
         return sp.Matrix(items)
 
+    def diagonal(self, items: list) -> sp.Matrix:
+        return sp.diag(*items)
+
     def divide(self, a, b):
         """``a / b``; SymPy divides a zero matrix by 0 to a zero matrix, which would make
         0/0 (a constant x with eps = 0 under N) look defined: it is not a number."""

@@ -21,7 +21,7 @@ import sympy as sp
 
 from ..lang.context import PreparedClaim
 from ..lang.syntax import Relation
-from .anyd import AnyD, Unsupported
+from .anyd import AnyD, Unsupported, has_entrywise
 
 __all__ = ["LARGE_DS", "large_d_difference"]
 
@@ -44,8 +44,9 @@ def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int,
     """
     if claim.d_value or claim.matrices:
         return None
+    entrywise = has_entrywise(claim)
     try:
-        eng = AnyD(claim)
+        eng = AnyD(claim, entrywise=entrywise)
     except Unsupported:
         return None
     eng.subs = {}
@@ -65,6 +66,13 @@ def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int,
             vals = {dsym: sp.Integer(d)}
             for s in scalars:
                 vals[s] = _rand(rng)
+            if entrywise:
+                vals.update(_block_moments(eng, d, rng))
+                got = _evaluate(goal, conds, vals, rel.op, dps)
+                if got is not None:
+                    return dict({"d": str(d)}, **{str(s): str(v) for s, v in vals.items()
+                                                  if s in scalars}, difference=got)
+                continue
             m = {v: _rand(rng) for v in vecs}
             L = {(i, j): _rand(rng) for i in range(len(vecs)) for j in range(i + 1)}
             for (p, q), g in eng.gram.items():
@@ -85,6 +93,26 @@ def large_d_difference(claim: PreparedClaim, rel: Relation, seed: int,
                               if s in scalars})
                 return dict(where, difference=got)
     return None
+
+
+def _block_moments(eng: AnyD, d: int, rng: random.Random) -> dict[sp.Symbol, sp.Expr]:
+    """Values of every Gram symbol and moment of ``eng`` realized by vectors of dimension d
+    that are constant on three blocks of entries (sizes n_1 + n_2 + n_3 = d, one value per
+    block and vector): ``<1, b_m> = sum_j n_j prod_p a_pj``.  Entrywise moments of degree 3
+    and more are tied to nothing else, so only such a realization gives consistent values."""
+    sizes = [rng.randint(1, d // 3) for _ in range(2)]
+    sizes.append(d - sum(sizes))
+    a = {v: [_rand(rng) for _ in sizes] for v in eng.claim.vectors}
+    out: dict[sp.Symbol, sp.Expr] = {}
+    for sym, m in eng.monomial_of.items():
+        total = sp.Integer(0)
+        for j, n in enumerate(sizes):
+            prod = sp.Integer(n)
+            for p in m:
+                prod *= a[p][j]
+            total += prod
+        out[sym] = total
+    return out
 
 
 def _rand(rng: random.Random) -> sp.Rational:

@@ -106,6 +106,9 @@ class _Eval(TreeEvaluator):
     def column(self, items: list):
         return mpmath.matrix(items)
 
+    def diagonal(self, items: list):
+        return mpmath.diag(items)
+
     def divide(self, a, b):
         if b == 0:
             raise Undefined("division by zero")

@@ -71,6 +71,11 @@ class TreeEvaluator:
                 assert isinstance(var, Name)
                 return self.jacobian(e.args[0], var.id)
             a = self.node(e.args[0])
+            if e.func == "hadamard":  # entrywise product of two columns
+                b = self.node(e.args[1])
+                return self.column([a[i] * b[i] for i in range(a.rows)])
+            if e.func == "diag":  # the diagonal matrix of a column
+                return self.diagonal([a[i] for i in range(a.rows)])
             if e.func == "trace":
                 return sum((a[i, i] for i in range(1, a.rows)), a[0, 0])
             return self.function(e.func, a)
@@ -88,6 +93,9 @@ class TreeEvaluator:
 
     def divide(self, a: Any, b: Any) -> Any:
         return a / b
+
+    def diagonal(self, items: list[Any]) -> Any:
+        raise NotImplementedError
 
     def power(self, a: Any, b: Any) -> Any:
         raise NotImplementedError

@@ -38,7 +38,8 @@ def expand_subscripted(scope: Scope, e: Call, local: dict[str, Expr],
     is_let_fn = e.func in scope.lets and bool(scope.lets[e.func].stmt.params)
     if not (is_let_fn or e.batch is not None):
         if e.func in scope.lets or e.func in ("sqrt", "abs", "exp", "log", "trace",
-                                              "jacobian", "norm", "sum", "mean"):
+                                              "jacobian", "hadamard", "diag", "norm", "sum",
+                                              "mean"):
             raise err(f"subscript _{{{written}}} on {e.func}() is not accepted",
                       f"{e.func} has no parameter a subscript could select")
         scope.expand(replace(e, params=(), bind=()), local, count)  # its own error

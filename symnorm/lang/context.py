@@ -48,7 +48,7 @@ SCALAR, COL, ROW, MAT = "scalar", "vector", "row vector", "matrix"
 BUILTIN_NAMES = ("I", "ones", "d")
 #: functions the engines implement; ``norm``, ``sum``, ``mean`` and ``BN(t; [..])`` are
 #: rewritten into these during expansion.
-BUILTIN_FUNCTIONS = ("sqrt", "abs", "exp", "log", "trace", "jacobian")
+BUILTIN_FUNCTIONS = ("sqrt", "abs", "exp", "log", "trace", "jacobian", "hadamard", "diag")
 SUGAR_FUNCTIONS = ("norm", "sum", "mean")
 MAX_NODES = 200_000
 MAX_POWER = 64  # integer exponent cap for matrix powers and literal powers
@@ -125,6 +125,8 @@ class Scope:
     #: (local, settings note, use text) while a `use` adds its lines
     _using: tuple[bool, str, str] | None = None
     vocabs: list[str] = field(default_factory=list)
+    #: vocabularies used with ``affine=elementwise`` (vector gamma, beta; LaTeX reads them so)
+    elementwise: set[str] = field(default_factory=set)
     #: the layer letter of LaTeX superscripts (``layer l``: a^l is a), at most one
     layer: str | None = None
     claims: list[PreparedClaim] = field(default_factory=list)
@@ -393,10 +395,13 @@ class Scope:
             elif key in INT_OPTIONS and isinstance(val, Num) and val.value.denominator == 1 \
                     and 1 <= val.value <= 64:
                 opts[key] = int(val.value)
+            elif key == "affine" and isinstance(val, Name) and val.id == "elementwise":
+                opts[key] = True
             else:
                 raise self._err(f"unknown or malformed option {key!r} for {st.vocab}", st.pos,
                                 "accepted: d=INT, eps=NUMBER, eps_inside=0|1, "
-                                "var_denominator=0|1 (1 means N-1); groupnorm and "
+                                "var_denominator=0|1 (1 means N-1); layernorm and rmsnorm: "
+                                "affine=elementwise (vector gamma, beta); groupnorm and "
                                 "instancenorm: groups, channels, spatial (integers)")
         try:
             text = vocabulary_text(st.vocab, opts)
@@ -419,6 +424,8 @@ class Scope:
             self._assume(Relation("==", Name("eps", st.pos), eps_value, st.pos), document,
                          f"eps == {eps_value} ({where})")
         self.vocabs.append(st.vocab)
+        if opts.get("affine"):
+            self.elementwise.add(st.vocab)
 
     def _claim(self, st: Claim) -> None:
         if st.label in self.labels:
@@ -555,9 +562,12 @@ class Scope:
         def arity(n: int) -> None:
             if len(e.args) != n:
                 raise self._err(f"{f}() takes {n} argument(s), got {len(e.args)}", e.pos)
-        if f in ("sqrt", "abs", "exp", "log", "trace"):
+        if f in ("sqrt", "abs", "exp", "log", "trace", "diag"):
             arity(1)
             return Call(f, (rec(e.args[0]),), e.pos)
+        if f == "hadamard":
+            arity(2)
+            return Call(f, (rec(e.args[0]), rec(e.args[1])), e.pos)
         if f == "jacobian":
             arity(2)
             var = e.args[1]
@@ -590,6 +600,7 @@ class Scope:
         raise self._err(f"unknown function {f!r}", e.pos,
                         _in_vocabularies(f) +
                         "built-in: sqrt, abs, exp, log, norm, sum, mean, trace, jacobian, "
+                        "hadamard, diag, "
                         "BN(sample; [batch]); define others with `let F(y) = ...`")
 
     def _current(self, name: str, pos: Pos) -> _Def:
@@ -674,6 +685,8 @@ class Scope:
                 if args[0] != MAT:
                     raise self._err(f"trace() takes a matrix, not a {args[0]}", e.pos)
                 return SCALAR
+            if e.func in ("hadamard", "diag"):
+                return self._entrywise_shape(e, args)
             if e.func == "jacobian":
                 if args[1] == SCALAR:
                     return args[0]
@@ -687,6 +700,29 @@ class Scope:
         if isinstance(e, BinOp):
             return self._binop_shape(e, sh(e.left), sh(e.right))
         raise TypeError(e)  # pragma: no cover
+
+    def _entrywise_shape(self, e: Call, args: list[str]) -> str:
+        """``hadamard(u, v)`` of two column vectors is a column; ``diag(g)`` of a column is
+        a matrix.  A scalar or matrix operand is an error naming the accepted form."""
+        for a, shape in zip(e.args, args):
+            if shape == COL:
+                continue
+            what = f"{e.func}() takes column vectors, not a {shape}"
+            if shape == SCALAR:
+                hint = ("a scalar gain multiplies by `*`: write g*x, not hadamard(g, x) (in "
+                        "LaTeX \\gamma \\hat x); for a per-element gain declare a vector, "
+                        "or write use layernorm(affine=elementwise), whose gamma and beta "
+                        "are vectors" if e.func == "hadamard" else "diag(g) needs a vector "
+                        "g; for a scalar a write a*I")
+            elif shape == ROW:
+                hint = "transpose the row vector first (u.T is a column when u is a row)"
+            else:
+                hint = ("a matrix multiplies by `*`: write W*x; hadamard(u, v) is the "
+                        "entrywise product of two vectors" if e.func == "hadamard" else
+                        "diag(g) builds the diagonal matrix of a vector g; the diagonal of a "
+                        "matrix is not modelled")
+            raise self._err(what, a.pos, hint)
+        return COL if e.func == "hadamard" else MAT
 
     def _binop_shape(self, e: BinOp, a: str, b: str) -> str:
         if e.op in "+-":
@@ -702,7 +738,8 @@ class Scope:
             table = {(ROW, COL): SCALAR, (COL, ROW): MAT, (MAT, COL): COL, (ROW, MAT): ROW,
                      (MAT, MAT): MAT}
             if (a, b) not in table:
-                hint = "did you mean u.T*v?" if (a, b) == (COL, COL) else \
+                hint = ("did you mean u.T*v (the inner product) or hadamard(u, v) (the "
+                        "entrywise product, LaTeX \\odot)?") if (a, b) == (COL, COL) else \
                     "the inner dimensions must match"
                 raise self._err(f"cannot multiply a {a} by a {b}", e.pos, hint)
             return table[(a, b)]

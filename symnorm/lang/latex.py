@@ -14,13 +14,15 @@ a :class:`~symnorm.errors.SourceError` naming the offending macro and its file p
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_index import (
     MAX_ENTRYWISE_TERMS,
+    SUM_ENTRIES,
+    SUM_SQUARES,
     Indexed,
     IndexSum,
     Partial,
@@ -30,6 +32,7 @@ from symnorm.lang.latex_index import (
 )
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
+from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS
 from symnorm.lang.syntax import (
     BinOp,
     Call,
@@ -81,6 +84,11 @@ LATEX_NAMES: dict[str, str] = {
     "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "dl_dxhat (a named vector)",
     "=, \\neq, <, >, \\le, \\ge": "==, !=, <, >, <=, >=",
     ":=, \\coloneqq, \\leftarrow, \\gets": "definition (let)",
+    "\\stackrel{def}{=}, \\overset{def}{=}, \\triangleq": "definition (let)",
+    "\\equiv": "==",
+    "Var[x], \\mathbb{V}[x], E(x), \\mathrm{MS}[x]": "variance, mean, x.T*x/d",
+    "E[x^2], \\sum x^2, \\sum_{i=1}^n x^2 (x a vector)": "x.T*x/d, x.T*x, x.T*x",
+    "a \\approx b (a side depends on eps)": "a == b given eps == 0",
 }
 
 _INEQ = ("<", ">", "<=", ">=", "!=")
@@ -112,8 +120,7 @@ class LatexEnv:
     functions: dict[str, tuple[str, Expr]] = field(default_factory=dict)
     #: the document's layer letter (``layer l``): superscripts ^l, ^{(l)} name the layer
     layer: str | None = None
-    #: the dimension d when the document fixes it (``let d = 4``): entrywise products are
-    #: then written out over the unit vectors; None for a symbolic d
+    #: the dimension d when the document fixes it (``let d = 4``); None for a symbolic d
     dimension: int | None = None
     #: sets the vocabulary names (``use batchnorm``: ``{"B": "x"}``, the mini-batch holds the
     #: entries of x): ``\\sum_{x\\in\\mathcal B}`` runs over them, ``|\\mathcal B|`` is d
@@ -121,6 +128,12 @@ class LatexEnv:
     #: the names an expression expands to through the document's definitions (None when
     #: unknown): the upstream gradient of Y says nothing about a variable Y does not reach
     reaches: Callable[[Expr], set[str] | None] = lambda e: None
+    #: the output without the affine parameters (``N(x)``): what the output name means in an
+    #: equation that writes none of ``affine`` (the layer with ``affine=False``)
+    plain_output: Expr | None = None
+    #: whether the document's definition of a name is the vocabulary's LaTeX meaning (an
+    #: earlier equation defined it so)
+    vocab_let: Callable[[str], bool] = lambda n: False
 
 
 def parse_latex_equation(
@@ -141,6 +154,7 @@ def parse_latex_equation(
     toks = tokenize(text, file, line, column)
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
     reader = _Equation(text, file, is_defined, env or LatexEnv())
+    reader.documented = env is not None  # the document's names are known: RMS may be undefined
     parser = ExprParser(text, toks, file, reader.defined, is_fn)
     # a vocabulary's name for the dimension (rmsnorm's n) bounds a sum like d, unless the
     # document defines the name itself
@@ -155,7 +169,103 @@ def parse_latex_equation(
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     raws = parser.equation()
+    _one_size_name(parser, raws, reader, file)
+    if _plain_output(toks, raws, reader):
+        # the output without affine parameters has a name of its own, so that a document
+        # that also states the affine output (y = \\gamma \\hat x + \\beta) keeps both meanings
+        out, plain = reader.env.output, PLAIN_OUTPUT
+        assert out is not None and reader.env.plain_output is not None
+        reader.env = replace(reader.env, meanings={**reader.env.meanings,
+                                                   plain: reader.env.plain_output})
+        reader.bare_name = plain
+        raws = [_rename_left(r, out, plain) for r in raws]
     return reader.build(raws, label)
+
+
+#: The name of the vocabulary's output without its affine parameters (``let y_noaffine =
+#: N(x)``): what an equation that states y and writes neither gamma nor beta is about.
+PLAIN_OUTPUT = "y_noaffine"
+
+
+def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
+    """The relation with the output ``out`` on its left side renamed ``new``."""
+    left = r.left
+    if isinstance(left, Name) and left.id == out:
+        left = Name(new, left.pos)
+    elif isinstance(left, Indexed) and left.id == out and left.expr is None:
+        left = Indexed(new, left.index, left.pos)
+    return RawRel(r.op, r.op_text, left, r.right, r.pos, r.source, r.chain, r.cond_of)
+
+
+def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, file: str
+                   ) -> None:
+    """A vocabulary's size name of d (``NHW``, ``H``) must be the only name of d in its
+    equation: ``\\frac{1}{NHW}\\sum_{i=1}^{m} x_i`` would equate two counts sources keep
+    apart (Ioffe and Szegedy's m is not N*H*W for a convolution)."""
+    used = set(parser.dims_used)
+    for r in raws:
+        used |= {n for n in names_in(r.left) | names_in(r.right)
+                 if n == "d" or parser.is_dimension(n)}
+    sizes = {n for n in used & SIZE_NAMES if reader._vocab(n)}  # the document's own: its call
+    if sizes and len(used) > 1:
+        pos = raws[0].pos
+        raise _err(f"the equation names the dimension both {' and '.join(sorted(used))}: the "
+                   f"size name {sorted(sizes)[0]} must be the only count in its equation",
+                   pos, file, "write one count throughout (\\frac{1}{NHW}\\sum_{i=1}^{NHW})")
+
+
+def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> bool:
+    """Whether the vocabulary's output means the layer without affine parameters here.
+
+    Only for an equation that states the output (``y = ...`` or a formula alone), writes no
+    affine parameter and no derivative, and whose right sides use no definition of the
+    document that involves them: then ``y = \\frac{x - \\mu}{\\sqrt{\\sigma^2+\\epsilon}}``
+    describes the layer with ``affine=False``.  Anything else keeps ``gamma*N(x) + beta``.
+    A statement of the output that uses a declared ``weight`` or ``bias`` is an error: the
+    source means the vocabulary's gamma and beta, the document made them other symbols.
+    """
+    env = reader.env
+    out = env.output
+    if out is None or not (reader._vocab(out) or env.vocab_let(out)):
+        return False
+    stating = [r for r in raws if r.op == "" or isinstance(r.left, (Name, Indexed))
+               and r.left.id == out and getattr(r.left, "expr", None) is None]
+    for r in stating:
+        for n in sorted(names_in(r.right)):
+            if n in AFFINE_WORDS and env.kind(n) is not None:
+                raise _err(f"{n} is declared by the document, so it is not the vocabulary's "
+                           f"{AFFINE_WORDS[n]}, and the output {out} of the vocabulary is "
+                           f"{env.meanings[out]}", r.pos, reader.file,
+                           f"drop the declaration of {n} (the vocabulary reads {n} as "
+                           f"{AFFINE_WORDS[n]}), or define {out} yourself")
+            if env.kind(n) in ("scalar", "vector", "matrix") and n not in VOCAB_INPUTS \
+                    and n not in env.affine:
+                # y_i = g_i \hat x_i + b_i (Breloff): the source's own gain g, not the
+                # vocabulary's gamma; comparing with gamma*N(x) + beta would refute it
+                raise _err(f"{out} = ... uses {n}, declared by the document, while the "
+                           f"vocabulary's output {out} is {env.meanings[out]}", r.pos,
+                           reader.file, f"write the vocabulary's parameters (\\gamma, \\beta) "
+                           f"or define {out} yourself (`let {out} = ...` before the equation)")
+    if env.plain_output is None or not stating:
+        return False
+    if _writes_affine(toks, env.affine) or any(t.text == "\\partial" for t in toks):
+        return False
+    for r in raws:
+        if r not in stating and out in names_in(r.left):
+            return False
+        names = names_in(r.right)
+        if out in names:
+            return False
+        for n in names:
+            if n in env.meanings and reader._vocab(n):
+                if set(env.affine) & names_in(env.meanings[n]):  # weight: gamma
+                    return False
+                continue  # the vocabulary's statistics: none uses the affine parameters
+            if env.kind(n) in ("let", "function"):
+                found = env.reaches(Name(n, r.pos))
+                if found is None or set(env.affine) & found:
+                    return False
+    return True
 
 
 def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:
@@ -203,7 +313,7 @@ def subst(e: Expr, mapping: dict[str, Expr]) -> Expr:
     if isinstance(e, Name):
         return mapping.get(e.id, e)
     if isinstance(e, BinOp):
-        return BinOp(e.op, subst(e.left, mapping), subst(e.right, mapping), e.pos)
+        return replace(e, left=subst(e.left, mapping), right=subst(e.right, mapping))
     if isinstance(e, Neg):
         return Neg(subst(e.operand, mapping), e.pos)
     if isinstance(e, Transpose):
@@ -222,6 +332,10 @@ class _Equation:
                  env: LatexEnv) -> None:
         self.text, self.file, self.is_defined, self.env = text, file, is_defined, env
         self.lets: dict[str, Let] = {}
+        #: whether an env describes the document (without one nothing is known undefined)
+        self.documented = False
+        #: the name a formula alone is about, when not the output (the output without affine)
+        self.bare_name: str | None = None
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
 
     def _vocab(self, name: str) -> bool:
@@ -268,7 +382,8 @@ class _Equation:
                                "declare the names it uses (scalar a) before the equation")
                 conditions.setdefault(r.cond_of, []).append(self._relation(r))
                 continue
-            if r.op in DEFINERS and target is not None and self._vocab(target[0]):
+            if r.op in DEFINERS and target is not None and (
+                    self._vocab(target[0]) or self.env.vocab_let(target[0])):
                 # an assignment to a vocabulary name (Algorithm 1's mu_B <- ..., with
                 # use batchnorm) states how the source computes it: a claim checked against
                 # the vocabulary's meaning, never a silent redefinition
@@ -308,7 +423,8 @@ class _Equation:
                                                       raws[0].pos if raws else Pos(1, 1))
         out += lets
         for k, (r, rel) in enumerate(pending, 1):
-            out.append(Claim(f"{label}.{k}", rel, given.get(r.chain, ()), r.pos,
+            limit = (self._limit(r),) if r.op_text == "\\approx" else ()
+            out.append(Claim(f"{label}.{k}", rel, given.get(r.chain, ()) + limit, r.pos,
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out
@@ -325,11 +441,18 @@ class _Equation:
                                e.pos, self.file)
                 param, body = self.env.functions[e.func]
                 return subst(body, {param: args[0]})
+            if e.func == "RMS" and self.documented and not self.defined("RMS") \
+                    and len(args) == 1 \
+                    and e.batch is None and not e.params and not e.bind:
+                # \mathrm{RMS}[x] with no meaning given: the root mean square of the entries
+                sq = BinOp("**", args[0], Num(Fraction(2), e.pos), e.pos)
+                return Call("sqrt", (BinOp("/", Call(SUM_ENTRIES, (sq,), e.pos),
+                                           Name("d", e.pos), e.pos),), e.pos)
             batch = tuple(self._calls(b) for b in e.batch) if e.batch is not None else None
             return Call(e.func, args, e.pos, batch, e.params,
                         tuple((k, self._calls(v)) for k, v in e.bind))
         if isinstance(e, BinOp):
-            return BinOp(e.op, self._calls(e.left), self._calls(e.right), e.pos)
+            return replace(e, left=self._calls(e.left), right=self._calls(e.right))
         if isinstance(e, Neg):
             return Neg(self._calls(e.operand), e.pos)
         if isinstance(e, Transpose):
@@ -340,7 +463,7 @@ class _Equation:
         """A formula alone (``\\frac{x-E[x]}{...}*\\gamma+\\beta``) claims the output is it."""
         if r.op != "":
             return r
-        out = self.output()
+        out = self.bare_name or self.output()
         assert out is not None  # the parser admits a bare formula only then
         return RawRel("==", "=", Name(out, r.pos), r.right, r.pos, r.source)
 
@@ -391,15 +514,83 @@ class _Equation:
                     left = BinOp("*", left, Name("ones", e.pos), e.pos)
                 elif a == "column" and b == "scalar":
                     right = BinOp("*", right, Name("ones", e.pos), e.pos)
-            return BinOp(e.op, left, right, e.pos)
+            elif e.op == "*" and e.written == "*" and self._shape(left, params) == "column" \
+                    and self._shape(right, params) == "column":
+                # a star between two vectors has one well-typed reading, the entrywise
+                # product (the docstrings' ``\hat x * \gamma`` with a vector gain)
+                return Call("hadamard", (left, right), e.pos)
+            return replace(e, left=left, right=right)
         if isinstance(e, Neg):
             return Neg(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Transpose):
             return Transpose(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Call):
-            return Call(e.func, tuple(self._broadcast(a, params) for a in e.args), e.pos,
-                        e.batch, e.params, e.bind)
+            args = tuple(self._broadcast(a, params) for a in e.args)
+            if e.func in (SUM_ENTRIES, SUM_SQUARES) or e.func == "mean" and _square(args[0]):
+                return self._entries_of(e, args[0], params)
+            return Call(e.func, args, e.pos, e.batch, e.params, e.bind)
         return e
+
+    def _limit(self, r: RawRel) -> Relation:
+        """``a \\approx b``: exact at eps = 0, the limit eps -> 0 of the sides (they are
+        continuous in eps there at the points where the variance is positive), checked as
+        ``a == b given eps == 0``; without an eps in the document it is not read."""
+        if not self.defined("eps"):
+            raise _err("\\approx: an approximate equality is not checked here: it is read only "
+                       "as the exact claim at eps = 0 (the limit eps -> 0), and the document "
+                       "has no eps", r.pos,
+                       self.file, "state what it approximates exactly as = with a condition")
+        sides = BinOp("+", _plain_sides(r.left), _plain_sides(r.right), r.pos)
+        if not self._reaches_expr(sides, "eps"):
+            raise _err("\\approx: an approximate equality is not checked here: its sides do "
+                       "not depend on eps, so what it approximates is not stated", r.pos, self.file,
+                       "only an approximation by eps -> 0 is read (checked at eps = 0); state "
+                       "any other one exactly")
+        return Relation("==", Name("eps", r.pos), Num(Fraction(0), r.pos), r.pos)
+
+    def _reaches_expr(self, e: Expr, var: str) -> bool:
+        """Whether ``e``, with this equation's and the vocabulary's definitions and the
+        document's expanded, mentions ``var`` (False when unknown)."""
+        for _ in range(64):
+            mapping = {n: (self.lets[n].body if n in self.lets else self.env.meanings[n])
+                       for n in names_in(e) if n != var and (
+                           n in self.lets and not self.lets[n].params
+                           or n not in self.lets and self._vocab(n) and n in self.env.meanings)}
+            if not mapping:
+                break
+            e = subst(e, mapping)
+        found = self.env.reaches(e)
+        return found is not None and var in found
+
+    def _entries_of(self, e: Call, arg: Expr, params: set[str]) -> Expr:
+        """``E[x^2]``, ``\\sum x^2``, ``\\sum x``, ``\\sum_{i=1}^n x^2``: sums and means of the
+        entries of a vector, with ``x^2`` the entrywise square (only directly inside them)."""
+        pos = e.pos
+        base = arg.left if _square(arg) and e.func != SUM_SQUARES else arg  # type: ignore[union-attr]
+        square = base is not arg or e.func == SUM_SQUARES
+        shape = self._shape(base, params)
+        if shape is None and params:
+            # RMS[x] = \\sqrt{\\frac1n \\sum_i x^2}: a parameter named like a declared vector
+            # is read with that vector's shape (an unknown name leaves the shape unknown)
+            shape = self._shape(base, set())
+        if e.func == SUM_SQUARES and shape == "scalar":  # \sum_{i=1}^d c^2 = d c^2
+            return BinOp("*", Call("sum", (Name("ones", pos),), pos),
+                         BinOp("**", base, Num(Fraction(2), pos), pos), pos)
+        if shape != "column":
+            if e.func == "mean":  # E[c^2] of a scalar: left to the checker, as written
+                return Call("mean", (arg,), pos, e.batch, e.params, e.bind)
+            what = "\\sum without an index" if e.func == SUM_ENTRIES else "a square inside \\sum"
+            got = "a scalar" if shape == "scalar" else (shape or "an expression of unknown shape")
+            raise _err(f"{what} of {got}: read only over the entries of a vector", pos,
+                       self.file, "write the index: \\sum_{i=1}^d x_i^2; MS[...] and RMS[...] "
+                       "(read through the same sum) also take a vector")
+        if square:
+            total: Expr = BinOp("*", Transpose(base, pos), base, pos)
+        else:
+            total = Call("sum", (base,), pos)
+        if e.func == "mean":
+            total = BinOp("/", total, Name("d", pos), pos)
+        return total
 
     def _broadcast_rel(self, rel: Relation) -> Relation:
         return Relation(rel.op, self._broadcast(rel.left, set()),
@@ -411,17 +602,40 @@ class _Equation:
         if isinstance(e, Partial):
             return self._partial(e)
         if isinstance(e, BinOp):
-            return BinOp(e.op, rec(e.left), rec(e.right), e.pos)
+            return replace(e, left=rec(e.left), right=rec(e.right))
         if isinstance(e, Neg):
             return Neg(rec(e.operand), e.pos)
         if isinstance(e, Transpose):
             return Transpose(rec(e.operand), e.pos)
         if isinstance(e, Call):
+            affine = self._affine_transform(e)
+            if affine is not None:
+                return affine
             batch = tuple(rec(b) for b in e.batch) if e.batch is not None else None
             return Call(e.func, tuple(rec(a) for a in e.args), e.pos, batch, e.params, e.bind)
         if isinstance(e, IndexSum):
             return IndexSum(e.index, rec(e.body), e.pos)
         return e
+
+    def _affine_transform(self, e: Call) -> object:
+        """``BN_{\\gamma,\\beta}(x_i)`` with ``use batchnorm``: Ioffe and Szegedy's batching
+        transform with its affine parameters, entry i of ``gamma*BN(x) + beta*ones`` (``x`` the
+        mini-batch); ``BN_{\\gamma,\\beta}(x)`` is the whole vector.  None for any other call."""
+        batch = self.env.sets.get("B")
+        if (e.func != "BN" or batch is None or sorted(e.params) != ["beta", "gamma"]
+                or e.bind or e.batch is not None or len(e.args) != 1 or self.is_defined("B")):
+            return None
+        arg = e.args[0]
+        index = arg.index if isinstance(arg, Indexed) and arg.expr is None else None
+        if not (isinstance(arg, (Name, Indexed)) and arg.id == batch):
+            raise _err(f"BN_{{gamma,beta}}(...) is read only of the mini-batch {batch} or its "
+                       f"entry {batch}_i", e.pos, self.file, f"write BN_{{\\gamma,\\beta}}({batch}_i)")
+        if isinstance(arg, Indexed) and index is None:
+            return None
+        pos = e.pos
+        out = BinOp("+", BinOp("*", Name("gamma", pos), Call("BN", (Name(batch, pos),), pos), pos),
+                    BinOp("*", Name("beta", pos), Name("ones", pos), pos), pos)
+        return Indexed("y", index, pos, out) if index is not None else out
 
     def _partial(self, pt: Partial) -> object:
         """``\\frac{\\partial A}{\\partial B}``, read by what A and B are in the document.
@@ -537,7 +751,9 @@ class _Equation:
         self._entrywise_limit(entrywise_terms(left) + entrywise_terms(right), r.pos)
         if lv and not rv:
             right = BinOp("*", right, Name("ones", r.pos), r.pos)
-        elif rv and not lv:
+        elif rv and not lv and self._shape(left, set()) != "column":
+            # a scalar against entries: every entry equals it.  A vector left side
+            # (y = \frac{x_i}{...}\gamma_i) is the entrywise claim y_i = ..., kept as is
             left = BinOp("*", left, Name("ones", r.pos), r.pos)
         return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
 
@@ -564,7 +780,7 @@ class _Equation:
         self._entrywise_limit(entrywise_terms(body), r.pos)
         if kind == "indexed" and not vec:
             body = BinOp("*", body, Name("ones", r.pos), r.pos)
-        elif kind != "indexed" and vec:
+        elif kind != "indexed" and vec and not (kind == "plain" and len(set(free)) == 1):
             raise _err(f"the right side has a free index but {name} has none", r.pos,
                        self.file, f"write {name}_i on the left")
         if kind == "squared":  # sigma^2 = E defines sigma = sqrt(E); it is used squared
@@ -632,7 +848,8 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
         return e.id, (), "plain"
     if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
-    if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES:
+    if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES \
+            and e.func not in (SUM_ENTRIES, SUM_SQUARES):  # \sum x = ...: never a definition
         ids = [a.id for a in e.args if isinstance(a, Name)]
         if len(ids) == len(e.args) and len(set(ids)) == len(ids):
             return e.func, tuple(ids), "function"
@@ -641,6 +858,30 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
             and e.left.id not in BUILTIN_NAMES):
         return e.left.id, (), "squared"
     return None
+
+
+def _writes_affine(toks: list[Any], affine: tuple[str, ...]) -> bool:
+    """Whether the equation writes an affine parameter (``\\gamma``, ``\\text{beta}``, a
+    derivative by one): then the output name keeps its affine meaning."""
+    names = {GREEK.get(t.text, t.text) for t in toks}
+    letters = "".join(t.text for t in toks if len(t.text) == 1)
+    return any(a in names or a in letters for a in affine)
+
+
+def _plain_sides(e: object) -> Expr:
+    """A stand-in of a side for dependency questions: its names as one sum (index nodes and
+    derivatives included by name)."""
+    pos = Pos(1, 1)
+    total: Expr = Num(Fraction(0), pos)
+    for n in sorted(names_in(e)):
+        total = BinOp("+", total, Name(n, pos), pos)
+    return total
+
+
+def _square(e: object) -> bool:
+    """``u^2``: a power 2 of a non-number."""
+    return (isinstance(e, BinOp) and e.op == "**" and isinstance(e.right, Num)
+            and e.right.value == 2 and not isinstance(e.left, Num))
 
 
 def _simple(e: object) -> str:

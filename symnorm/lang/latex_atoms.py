@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from symnorm.lang.latex_index import INDEX_LETTERS, Indexed, IndexSum, Partial
+from symnorm.lang.latex_index import INDEX_LETTERS, SUM_ENTRIES, Indexed, IndexSum, Partial
 from symnorm.lang.latex_tokens import (
     ACCENTS,
     BOLD,
@@ -40,10 +40,10 @@ _KNOWN_HINT = ("accepted: \\frac \\sqrt \\cdot \\times \\left \\right \\| \\lang
                "\\top, relations = \\neq < > \\le \\ge (see docs/latex.md)")
 
 
-_ENTRYWISE = (("an entrywise (Hadamard) product is not modelled: the claim language has no "
-               "per-element product of two vectors"),
-              ("write \\odot for the entrywise product (read at a fixed d, e.g. "
-               "`document let d = 4`), or state the claim with a scalar gain (\\gamma \\hat x)"))
+_ENTRYWISE = (("not read as an entrywise (Hadamard) product: it also means composition or "
+               "the Kronecker product"),
+              ("write \\odot for the entrywise product (hadamard(g, x), read at every d), "
+               "or state the claim with a scalar gain (\\gamma \\hat x)"))
 _MAP = ("a map written with an arrow is read only as a definition f: x \\mapsto ...",
         ("name the map (f: x \\mapsto ..., \\mathcal N: x \\mapsto ...) or write f(x) = ...; a limit "
          "(\\epsilon \\to 0) is stated exactly with `given eps == 0` in a symnorm line or "
@@ -75,7 +75,7 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if _letter(t):
         word = _word_run(p, t)
         if word is not None:
-            return "name", word
+            return ("func" if word in ("MS", "RMS") else "name"), word
         return ("I", Name("I", pos)) if s == "I" else ("name", s)
     if s in GREEK:
         return "name", GREEK[s]
@@ -122,6 +122,8 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         word = _letter_arg(p, t)
         if s == "\\mathbb" and word == "E":  # \mathbb E[x]: the expectation (a mean)
             return "func", "E"
+        if s == "\\mathbb" and word == "V" and p.at("[", "("):  # \mathbb V[x]: the variance
+            return "func", "Var"
         if s == "\\mathbb" and word != "1":  # \mathbb R: sets
             raise p.err(f"\\mathbb {word} is not accepted (only \\mathbb 1, the ones "
                         "vector)", t, "write a plain name; sets (\\mathbb R) and "
@@ -145,7 +147,9 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
                         "write d for the dimension; derivatives are named "
                         "(\\frac{\\partial \\ell}{\\partial x}) or jacobian(...)")
         word = _OPNAMES.get(word, word)
-        return ("name" if len(word) == 1 else "func"), word
+        if word == "epsilon" and not p.defined(word):  # \mathrm{epsilon}: the letter's name
+            word = "eps"
+        return ("name" if len(word) == 1 or word == "eps" else "func"), word
     if s in ACCENTS:
         word = _letter_arg(p, t)
         if not word[0].isalpha():
@@ -194,11 +198,23 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
             and p.peek(k - p.i + 1).start == nxt.end):  # type: ignore[union-attr]
         toks.append(nxt)
         k += 1
+    word = "".join("_" if x.text == "\\_" else x.text for x in toks)
+    after = p.peek(k - p.i)
+    if word in STATISTIC_WORDS and after is not None and after.text in ("[", "(") \
+            and not p.defined(word):  # Var[x], MS[x], RMS(x): a statistic, applied
+        if all(p.defined(x.text) for x in toks):
+            raise p.err(f"{word!r} before a bracket is both a statistic and a product of "
+                        "defined letters", t, f"write \\mathrm{{{word}}}[...] for the statistic "
+                        "or put spaces between the letters (a\\,b) for the product")
+        p.i = k
+        return word
+    if word == "epsilon" and not p.defined(word) and p.defined("eps"):
+        p.i = k  # the letter epsilon spelled out (PaddlePaddle: Var(x) + epsilon)
+        return "eps"
     if len(toks) == 1:
         if (nxt := p.peek()) is not None and nxt.text == "\\_":
             raise p.err("'\\_' must join letters of a name (running\\_mean)", nxt)
         return None
-    word = "".join("_" if x.text == "\\_" else x.text for x in toks)
     if "_" in word:
         p.i = k
         return word
@@ -222,8 +238,13 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     """Scripts, calls and powers after an atom."""
     pos = p.pos(t)
     if kind in ("name", "func") and str(val) in _STATISTICS and p.at("[", "(") and (
-            kind == "func" or not p.defined(str(val))):
+            kind == "func" and val != "MS" or not p.defined(str(val))):
         return _apply(_statistic(p, str(val), t), _scripts_no_sub(p, t), t, p)
+    if kind == "func" and len(str(val)) > 1 and p.at("["):
+        # \mathrm{RMS}[x]: brackets apply a named function, as sources print statistics
+        o = p.next()
+        arg = p.group(o)
+        return _apply(Call(str(val), (arg,), pos), _scripts_no_sub(p, t), t, p)
     if kind in ("name", "func", "call"):
         name = str(val)
         after = p.peek(_after_scripts(p) - p.i)
@@ -299,8 +320,11 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
 
 
 #: ``E[x]``, ``\\mathrm{E}[x]``, ``\\mathbb{E}[x]``, ``\\mathrm{Var}[x]``,
-#: ``\\operatorname{Var}(x)``
-_STATISTICS = ("E", "Var")
+#: ``\\operatorname{Var}(x)``, ``\\mathbb{V}[x]``, ``\\mathrm{MS}[x]`` (the mean square)
+_STATISTICS = ("E", "Var", "MS")
+#: Words that mean a statistic when an application bracket follows them (``Var[x]``,
+#: ``RMS[x]``); a bare word stays an error unless the document defines it.
+STATISTIC_WORDS = frozenset({"Var", "MS", "RMS"})
 
 
 def _statistic(p: ExprParser, name: str, t: Tok) -> Expr:
@@ -317,8 +341,11 @@ def _statistic(p: ExprParser, name: str, t: Tok) -> Expr:
         p.closers.pop()
     p.expect("]" if o.text == "[" else ")", o)
     pos = p.pos(t)
+    if name == "MS":  # the mean of the entrywise squares (of a vector only: resolved by shape)
+        sq = BinOp("**", arg, Num(Fraction(2), pos), pos)
+        return BinOp("/", Call(SUM_ENTRIES, (sq,), pos), Name("d", pos), pos)
     mean = Call("mean", (arg,), pos)
-    if name == "E":
+    if name == "E":  # E[x^2]: the mean of the entrywise squares (resolved by shape later)
         return mean
     dev = BinOp("-", arg, BinOp("*", mean, Name("ones", pos), pos), pos)
     return BinOp("/", BinOp("*", Transpose(dev, pos), dev, pos), Name("d", pos), pos)
@@ -678,6 +705,13 @@ def _sqrt(p: ExprParser, t: Tok) -> Expr:
         p.expect("]", o)
         if n < 2:
             raise p.err(f"\\sqrt[{n}] is not a root", o)
+    if n == 2 and p.at("("):  # \sqrt(Var(x) + eps) (PaddlePaddle): the root of the group
+        o = p.next()
+        body = p.group(o)
+        if p.at("^", "_"):
+            raise p.err("a script after \\sqrt(...): is it on the root or on the group?",
+                        p.peek(), "write \\sqrt{...}^2 or \\sqrt{(...)^2}")
+        return Call("sqrt", (body,), p.pos(t))
     body = _arg(p, t)
     if n == 2:
         return Call("sqrt", (body,), p.pos(t))
@@ -773,6 +807,16 @@ def _sum(p: ExprParser) -> IndexSum:
             upper = (k, _upper_bound(p, k, braced))
         if braced:
             p.expect("}", o)
+    if index is None and not seen and p.at("{"):
+        raise p.err("\\sum needs an index: \\sum{i=1}^m lost its underscore?", t,
+                    "write \\sum_{i=1}^m")
+    if index is None and not seen:
+        # \sum x^2 (Marian): the sum of the entries of a vector expression, resolved by shape
+        body0 = p.term()
+        if any(isinstance(n, (Indexed, IndexSum)) for n in _walk(body0)):
+            raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t,
+                        "without an index \\sum is read only over a vector (\\sum x^2)")
+        return Call(SUM_ENTRIES, (body0,), p.pos(t))  # type: ignore[return-value]
     if index is None:
         raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t)
     if element is not None and upper is not None:
@@ -870,6 +914,16 @@ def _index_element(e: object, name: str, index: str) -> object:
     return e
 
 
+def _letter_run(p: ExprParser, k: Tok) -> str:
+    """The letters written against each other from the consumed token ``k`` on."""
+    word, end, j = k.text, k.end, 0
+    while _letter(nxt := p.peek(j)) and nxt.start == end:  # type: ignore[union-attr]
+        word += nxt.text  # type: ignore[union-attr]
+        end = nxt.end  # type: ignore[union-attr]
+        j += 1
+    return word if _letter(k) else k.text
+
+
 def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
     """The upper bound must be the length d of the vectors: ``d``, ``m`` with m = d, ``d-1``.
 
@@ -879,10 +933,18 @@ def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
     if not (_letter(k) or k.text in GREEK):
         raise p.err(f"upper bound {k.text!r} of \\sum: a sum runs over all d entries", k,
                     "write ^d (or a name defined as d: let m = d)")
+    run = _letter_run(p, k)
+    if len(run) > 1 and p.is_dimension(run):  # \sum_{i=1}^{NHW}: a size name of d
+        p.i += len(run) - 1
+        p.dims_used.add(run)
+        return False
+    p.dims_used.add(name)
     if not p.is_dimension(name):
-        raise p.err(f"upper bound {name} of \\sum is not the dimension d", k,
+        shown = run if len(run) > 1 else name
+        raise p.err(f"upper bound {shown} of \\sum is not the dimension d", k,
                     f"the sum runs over all d entries of the vectors; write ^d, or define "
-                    f"{name} as d first (let {name} = d) if it is")
+                    f"{shown} as d first (let {shown} = d) if it is; the vocabularies name "
+                    "the count m, NHW (batchnorm), n (rmsnorm), H or D (layernorm)")
     minus = braced and p.at("-")
     if minus:
         p.i += 1

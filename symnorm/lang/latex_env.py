@@ -14,7 +14,7 @@ from ..errors import LimitError, SourceError
 from .latex import LatexEnv, names_in
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
-from .vocab import LATEX_FUNCTIONS, LATEX_SETS, latex_conventions
+from .vocab import LATEX_FUNCTIONS, LATEX_PLAIN_OUTPUT, LATEX_SETS, latex_conventions
 
 if TYPE_CHECKING:
     from .context import Scope
@@ -26,7 +26,7 @@ _SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix"
 
 def latex_env(scope: Scope) -> LatexEnv:
     """The reader's view of ``scope`` (the vocabularies in force and the declared names)."""
-    texts, affine, output = latex_conventions(list(scope.vocabs))
+    texts, affine, output = latex_conventions(list(scope.vocabs), scope.elementwise)
     meanings = {n: parse_expression(t, "<vocabulary>") for n, t in texts.items()}
 
     def kind(name: str) -> str | None:
@@ -55,7 +55,16 @@ def latex_env(scope: Scope) -> LatexEnv:
 
     functions = {name: (param, parse_expression(body, "<vocabulary>"))
                  for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
+    plain = {LATEX_PLAIN_OUTPUT[v] for v in scope.vocabs if v in LATEX_PLAIN_OUTPUT}
+    plain_output = parse_expression(plain.pop(), "<vocabulary>") if len(plain) == 1 \
+        and output in meanings else None
+    def vocab_let(name: str) -> bool:
+        let = scope.lets.get(name)
+        return let is not None and not let.stmt.params and name in meanings \
+            and str(let.stmt.body) == str(meanings[name])
+
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
+                    plain_output=plain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
                     reaches=reaches,

@@ -11,8 +11,9 @@ claim language, where vectors are whole objects:
   ``c*sum(ones)``, one gives ``c*sum(u)``, two give ``c*(u.T*w)`` (``x_i^2`` and
   ``(x_i-\\mu)^2`` count as two).
 
-Anything else (``\\sqrt{x_i}``, ``x_i y_i`` outside a sum, nested sums, two index letters)
-is refused with a :class:`SourceError`: it is elementwise algebra the claim language
+Outside a sum a product of two entries ``g_i x_i`` is the entrywise product
+``hadamard(g, x)``.  Anything else (``\\sqrt{x_i}``, ``x_i / y_i`` outside a sum, nested
+sums, two index letters) is refused with a :class:`SourceError`: it is elementwise algebra the claim language
 cannot state.
 
 >>> from symnorm.lang.syntax import Pos
@@ -25,8 +26,7 @@ cannot state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from symnorm.errors import SourceError
@@ -43,10 +43,18 @@ from symnorm.lang.syntax import (
     nodes,
 )
 
-__all__ = ["INDEX_LETTERS", "IndexSum", "Indexed", "Partial", "has_index", "lower"]
+__all__ = ["INDEX_LETTERS", "SUM_ENTRIES", "SUM_SQUARES", "IndexSum", "Indexed", "Partial",
+           "has_index", "lower"]
 
 #: Subscripts that mean "entry i of the vector" rather than part of a name.
 INDEX_LETTERS = ("i", "j", "k")
+#: Placeholder calls resolved by shape once the document's names are known
+#: (:meth:`symnorm.lang.latex._Equation._broadcast`); never returned to the engines.
+#: ``\\sum x^2`` (no index): the sum of the entries of a vector expression.
+SUM_ENTRIES = "<sum of entries>"
+#: ``\\sum_{i=1}^n x^2`` with x not indexed: sources mean x_i^2 when x is a vector (the sum
+#: of its entrywise squares); for a scalar x it is the literal d x^2.
+SUM_SQUARES = "<sum of squares>"
 
 
 @dataclass(frozen=True)
@@ -133,8 +141,8 @@ def lower(e: object, bound: str | None, file: str,
 
     ``bound`` is the index of the enclosing sum (None outside sums); ``free`` collects the
     free index letter of an elementwise equation so that two letters are refused; ``dim`` is
-    the document's fixed dimension, if any: only then is an entrywise product (``g_i x_i``,
-    ``g \\odot x``) read, written out over the d unit vectors.
+    the document's fixed dimension, if any (an entrywise product ``g_i x_i``, ``g \\odot x``
+    is ``hadamard(g, x)`` at every d).
     """
     free = [] if free is None else free
     if isinstance(e, (Num, Name, VectorLit)):
@@ -187,31 +195,30 @@ def lower(e: object, bound: str | None, file: str,
                 raise _err("\\odot between an indexed entry and a vector", e.pos, file,
                            "write both factors as vectors (g \\odot x) or as entries (g_i x_i)")
             return _entrywise(left, right, dim, "\\odot", e.pos, file), lv
-        if lv and rv and e.op in ("*", "@") and dim is not None:
+        if lv and rv and e.op in ("*", "@"):
             return _entrywise(left, right, dim, "a product of two entries", e.pos, file), True
         if lv and rv:
             what = "product" if e.op in ("*", "@") else "quotient or power"
             raise _err(f"{what} of two indexed quantities outside a sum", e.pos, file,
-                       "entrywise products are only accepted as a summand of \\sum, or at a "
-                       "fixed dimension (document let d = 4: then checked for that d only)")
+                       "entrywise quotients and powers are not modelled; an entrywise product "
+                       "g_i x_i (or g \\odot x) is")
         if rv and e.op in ("/", "**"):
             raise _err("indexed entry in a denominator or exponent", e.pos, file)
         if lv and e.op == "**":
             raise _err("power of an indexed entry outside a sum", e.pos, file,
                        "x_i^2 is accepted only as a summand of \\sum")
-        return BinOp(e.op, left, right, e.pos), lv or rv
+        return replace(e, left=left, right=right), lv or rv
     raise _err(f"internal: unexpected node {type(e).__name__}", Pos(1, 1), file)
 
 
-#: Largest fixed dimension at which an entrywise product is written out (d terms each).
-MAX_ENTRYWISE_D = 16
-#: Most unit-vector terms the entrywise products of one relation may write out in all.
-MAX_ENTRYWISE_TERMS = 64
-
-
 def entrywise_terms(e: Expr) -> int:
-    """How many unit-vector terms the entrywise products in ``e`` wrote out."""
-    return sum(1 for n in nodes(e) if isinstance(n, VectorLit))  # one unit vector per term
+    """How many unit-vector terms entrywise products in ``e`` wrote out: none since they
+    are the node ``hadamard(u, v)`` (kept for callers that bound the write-out)."""
+    return 0
+
+
+#: Kept for callers: the write-out over unit vectors is gone, so no relation reaches it.
+MAX_ENTRYWISE_TERMS = 64
 
 
 def _plain_scalar(e: Expr) -> bool:
@@ -225,35 +232,15 @@ def _plain_scalar(e: Expr) -> bool:
 
 
 def _entrywise(u: Expr, v: Expr, dim: int | None, what: str, pos: Pos, file: str) -> Expr:
-    """The entrywise product of the vectors ``u`` and ``v`` at the fixed dimension ``dim``:
-    ``sum_k (u^T e_k)(v^T e_k) e_k`` with the unit vectors written as literals.  The claim
-    language has no entrywise product for a symbolic d, so without a fixed d it is an error."""
-    if dim is None:
-        raise _err(f"{what}: an entrywise product is read only at a fixed dimension", pos, file,
-                   "fix d before the equation (`document let d = 4` for a latex block, or "
-                   "`let d = 4` in the symnorm block of a `latex LABEL:` line): the claim is "
-                   "then checked for that d only, and its scope says so")
-    if dim > MAX_ENTRYWISE_D:
-        raise _err(f"{what}: an entrywise product is written out for d <= {MAX_ENTRYWISE_D} "
-                   f"only (d = {dim})", pos, file)
-    if entrywise_terms(u) or entrywise_terms(v):
-        raise _err(f"{what}: nested entrywise products are not written out", pos, file,
-                   "name the inner product first (h = g \\odot x, then h \\odot y)")
+    """The entrywise product ``hadamard(u, v)`` of the vectors ``u`` and ``v``, at any d.
+
+    A number operand is refused here; a scalar or matrix operand by the shape check of the
+    claim (``hadamard() takes column vectors, not a scalar``), never a contraction."""
+    del dim  # read at every d: the engines prove it for every d or for the listed d
     if _plain_scalar(u) or _plain_scalar(v):
         raise _err(f"{what} of a number: an entrywise product takes two vectors", pos, file,
                    "for a scalar times a vector write a x (or a \\cdot x)")
-    total: Expr | None = None
-    for k in range(dim):
-        unit = VectorLit(tuple(Num(Fraction(int(j == k)), pos) for j in range(dim)), pos)
-        # u.T*e_k (not e_k.T*u): for a vector u it is the entry u_k, and for a scalar u it is
-        # a vector, so that the product of the terms below is ill-formed and the claim is an
-        # error instead of a silent contraction (e_k.T*s would be a row, (e_k.T*g)(e_k.T*s)
-        # e_k then the scalar s*g_k)
-        term = BinOp("*", BinOp("*", BinOp("*", Transpose(u, pos), unit, pos),
-                                BinOp("*", Transpose(v, pos), unit, pos), pos), unit, pos)
-        total = term if total is None else BinOp("+", total, term, pos)
-    assert total is not None
-    return total
+    return Call("hadamard", (u, v), pos)
 
 
 def _terms(e: object, sign: int, out: list[tuple[int, object]]) -> None:
@@ -302,8 +289,14 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
         if len(vecs) > 2:
             raise _err("a summand with more than two indexed factors", pos, file,
                        "only sums of entries and of products of two entries are accepted")
-        if not vecs:
-            core: Expr = Call("sum", (_ones(pos),), pos)
+        squares = [c for c in coeff if isinstance(c, BinOp) and c.op == "**"
+                   and isinstance(c.right, Num) and c.right.value == 2
+                   and not isinstance(c.left, Num)]
+        if not vecs and len(squares) == 1:
+            coeff.remove(squares[0])
+            core: Expr = Call(SUM_SQUARES, (squares[0].left,), pos)  # type: ignore[union-attr]
+        elif not vecs:
+            core = Call("sum", (_ones(pos),), pos)
         elif len(vecs) == 1:
             core = Call("sum", (vecs[0],), pos)
         else:

@@ -43,6 +43,9 @@ MAX_DIGITS = 200
 _NONFACTOR = set(RELATIONS) | set(DEFINERS) | set(SEPARATORS) | {IF} | {
     "\\cdot", "\\times", "\\odot", "\\rangle", "\\}", "\\over", "\\approx", "\\simeq", "\\sim"}
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
+#: Arrows that may name a map's variable (x \rightarrow LN(x) = ...).
+_ARROWS = ("\\rightarrow", "\\to", "\\mapsto", "\\longrightarrow", "\\longmapsto")
+BOLD_MACROS = ("\\mathbf", "\\boldsymbol", "\\bm", "\\vec")
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,8 @@ class ExprParser:
         #: parameter): only those multiply a parenthesis by juxtaposition; a defined quantity
         #: (\mu, \sigma, v, s) before ( reads as an application in sources (\sigma(x))
         self.free_symbol: Callable[[str], bool] = lambda n: True
+        #: names of the dimension written as upper bounds of sums (``m``, ``NHW``)
+        self.dims_used: set[str] = set()
 
     # --- tokens -------------------------------------------------------------------------
 
@@ -224,13 +229,27 @@ class ExprParser:
         mapped = self._map_definition()
         if mapped is not None:
             return [mapped], None
+        start_i = self.i
+        arrow = self._map_arrow() if cont is None else None
         if cont is not None:
             bounds = [cont]
         else:
             self._function_header()
             bounds = [(self.i, self.expr(), self.i)]
+        if arrow is not None:
+            var, tok = arrow
+            head = bounds[0][1]
+            if not (isinstance(head, Call) and len(head.args) == 1 and head.batch is None
+                    and isinstance(head.args[0], Name) and head.args[0].id == var
+                    and self.at("=", *DEFINERS)):
+                raise self.err(f"{tok.text}: a map written with an arrow is read only as a "
+                               f"definition f: x \\mapsto ... or as {var} {tok.text} F({var}) = "
+                               "... (d2l.ai's x \\rightarrow LN(x) = ...)", tok,
+                               "a limit (\\epsilon \\to 0) is stated exactly with `given eps "
+                               "== 0` in a symnorm line, or with \\mathcal N_0")
+            bounds = [(start_i, head, bounds[0][2])]  # the source shows the arrow too
         ops: list[Tok] = []
-        while self.at(*RELATIONS, *DEFINERS):
+        while self.at(*RELATIONS, *DEFINERS, "\\approx"):
             op = self.next()
             if op.text in ("<", ">") and self.at("="):
                 raise self.err(f"'{op.text}=' is not a LaTeX relation", op,
@@ -264,9 +283,33 @@ class ExprParser:
         for k, op in enumerate(ops):
             (a, left, _), (_, right, b) = bounds[k], bounds[k + 1]
             src = self.span(a, b)
-            out.append(RawRel(RELATIONS.get(op.text, op.text), op.text, left, right,
+            if op.text == "\\approx" and len(ops) > 1:
+                raise self.err("\\approx inside a chain: which links are exact?", op,
+                               "state the approximation as a relation of its own")
+            out.append(RawRel(RELATIONS.get(op.text, "==" if op.text == "\\approx" else op.text),
+                              op.text, left, right,
                               self.pos(self.toks[a]), src))
         return out, bounds[-1]
+
+    def _map_arrow(self) -> tuple[str, Tok] | None:
+        """``x \\rightarrow \\textrm{LN}(x) = ...`` (d2l.ai): the map sending x to LN(x),
+        defined (or stated) by the relation that follows; returns (x, the arrow) after
+        consuming both, or None (nothing consumed) when the relation does not start so."""
+        t, a = self.peek(), self.peek(1)
+        if t is not None and t.text in BOLD_MACROS and any(
+                x.text in _ARROWS for x in self.toks[self.i + 1:self.i + 5]):  # \mathbf{x} \to
+            start = self.i
+            node = self.factor()
+            if not isinstance(node, Name) or not self.at(*_ARROWS):
+                self.i = start
+                return None
+            return node.id, self.next()
+        if t is None or a is None or a.text not in _ARROWS:
+            return None
+        if not (len(t.text) == 1 and t.text.isalpha()) and t.text not in GREEK:
+            return None
+        self.i += 2
+        return GREEK.get(t.text, t.text), a
 
     def _map_definition(self) -> RawRel | None:
         """``f: x \\mapsto ...``, ``\\mathcal N: x \\mapsto ...``: the definition
@@ -358,8 +401,8 @@ class ExprParser:
         while (t := self.peek()) is not None:
             if t.text in ("\\cdot", "\\times", "*"):
                 self.i += 1
-                node = BinOp("*", node, self.factor(), node.pos)
-            elif t.text == "\\odot":  # entrywise: read only at a fixed d (latex_index.lower)
+                node = BinOp("*", node, self.factor(), node.pos, written=t.text)
+            elif t.text == "\\odot":  # entrywise: hadamard(u, v) (latex_index.lower)
                 self.i += 1
                 node = BinOp("odot", node, self.factor(), node.pos)
                 nxt = self.peek()

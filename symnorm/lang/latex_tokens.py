@@ -103,8 +103,16 @@ _ENV = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
 _LABEL = re.compile(r"\\(?:tag\*?|label)\s*\{[^{}\\]*\}")
 _COLOR = re.compile(r"\\color\s*\{[A-Za-z!0-9]*\}")
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
-_TOKEN = re.compile(_ENV.pattern + "|" + _LABEL.pattern + "|" + _COLOR.pattern + "|"
-                    + _TEXT.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
+#: PaddlePaddle's row comments: ``//`` directly after an alignment ``&`` runs to the end of
+#: its row (the next ``\\``, ``\end{..}`` or the end of the line); ``a // b`` elsewhere is
+#: not a comment (it stays an error)
+_ROW_COMMENT = re.compile(r"&[ \t]*//(?:[^\n\\]|\\(?![\\]|end\b))*")
+#: ``\stackrel{\text{def}}{=}``, ``\overset{def}{=}``, ``\stackrel{\triangle}{=}``: a
+#: definition, like ``:=``
+_DEF_EQ = re.compile(r"\\(?:stackrel|overset)\s*\{\s*(?:\\(?:textrm|text|mathrm|mbox)\s*"
+                     r"\{\s*def\s*\}|def|\\triangle|\\Delta)\s*\}\s*\{\s*=\s*\}")
+_TOKEN = re.compile(_DEF_EQ.pattern + "|" + _ENV.pattern + "|" + _LABEL.pattern + "|"
+                    + _COLOR.pattern + "|" + _TEXT.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
 #: Words of ``\text{...}`` that separate relations like ``\quad`` does.
 CONNECTIVES = frozenset({"where", "and", "with", "since", "such that", "s.t.",
                          "i.e.", "so", "hence", "then"})
@@ -115,6 +123,9 @@ CONDITIONS = frozenset({"if", "for", "when", "whenever", "provided", "provided t
                         "given", "assuming"})
 #: The token a condition word becomes.
 IF = "\\if"
+#: Macros read as another token: ``\triangleq`` defines like ``:=``; ``\equiv`` (identically
+#: equal) is ``=``, which a claim already means for every value; ``\ast`` is ``*``.
+_ALIASES = {"\\triangleq": ":=", "\\equiv": "=", "\\ast": "*"}
 #: Spacing that is not a product: dropped, but remembered in ``Tok.gap``.
 _SILENT = ("\\!", "\\displaystyle", "\\textstyle", "\\nonumber", "\\notag")
 
@@ -169,6 +180,7 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
                    "write 10^{-5} or \\frac{1}{10^5}")
     # a comment runs to the end of its line; blanked (not cut) so positions stay true
     text = _COMMENT.sub(lambda c: " " * len(c.group()), text)
+    text = _ROW_COMMENT.sub(lambda c: " " * len(c.group()), text)
     toks: list[Tok] = []
     size_at: int | None = None  # offset of a pending \left / \big
     envs: list[tuple[str, int]] = []
@@ -186,8 +198,13 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
         if env:
             _environment(env.group(1), env.group(2), off, envs, fail)
             continue
-        if _COLOR.fullmatch(s):
-            continue  # \color{red}: a colour, no meaning
+        if _COLOR.fullmatch(s):  # \color{red}: a colour, no meaning (see _unbox)
+            ln, col = where(off)
+            toks.append(Tok("\\color", off, m.end(), ln, col, gap))
+            gap = ""
+            continue
+        if _DEF_EQ.fullmatch(s):
+            s = ":="
         if _LABEL.fullmatch(s):
             # \tag{2}, \label{eq:x}: a name, no meaning; it begins or ends a row, so text
             # after it in the same row (checked at the next token) is refused
@@ -241,7 +258,7 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
             toks += new
             gap = ""
             continue
-        s = "\\|" if s == "||" else _DELIMS.get(s, s) if s.startswith("\\") else s
+        s = "\\|" if s == "||" else _DELIMS.get(s, _ALIASES.get(s, s)) if s.startswith("\\") else s
         ln, col = where(off)
         toks.append(Tok(s, off, m.end(), ln, col, gap))
         gap = ""
@@ -271,17 +288,23 @@ def _environment(kind: str, name: str, off: int, envs: list[tuple[str, int]],
 
 
 def _unbox(toks: list[Tok], fail: Callable[..., SourceError]) -> list[Tok]:
-    """``\\boxed{...}``: around whole relations the box carries no meaning; around a part of
-    an expression it groups what it frames, like parentheses."""
+    """``\\boxed{...}`` and ``\\color{red}{...}``: around whole relations the wrapper carries
+    no meaning (it must then end its row: ``\\boxed{a = b} + c`` would otherwise read as
+    ``a = b + c``); around a part of an expression ``\\boxed`` groups what it frames, like
+    parentheses, and a colour's braces are an ordinary group.  ``\\color{red} a`` (no
+    braces) colours what follows: no meaning."""
     out: list[Tok] = []
     i = 0
     while i < len(toks):
         t = toks[i]
-        if t.text != "\\boxed":
+        if t.text not in ("\\boxed", "\\color"):
             out.append(t)
             i += 1
             continue
         if i + 1 >= len(toks) or toks[i + 1].text != "{":
+            if t.text == "\\color":
+                i += 1
+                continue
             raise fail("\\boxed needs a braced argument", t.start)
         depth, j, rel = 0, i + 1, False
         while j < len(toks):
@@ -292,10 +315,18 @@ def _unbox(toks: list[Tok], fail: Callable[..., SourceError]) -> list[Tok]:
                 break
             j += 1
         if j >= len(toks):
-            raise fail("\\boxed{ is never closed", t.start)
+            raise fail(f"{t.text}{{ is never closed", t.start)
         inner = _unbox(toks[i + 2:j], fail)
         if rel:
+            after = toks[j + 1] if j + 1 < len(toks) else None
+            if after is not None and after.text not in SEPARATORS and after.text != IF \
+                    and not (after.text == "." and j + 2 == len(toks)):
+                raise fail(f"{after.text!r} after {t.text}{{...}} around a relation", after.start,
+                           f"{t.text} around whole relations must end its row; separate what "
+                           "follows with ',', '\\quad' or '\\\\'")
             out += inner
+        elif t.text == "\\color":
+            out += [toks[i + 1], *inner, toks[j]]
         else:
             o, c = toks[i + 1], toks[j]
             out += [Tok("(", o.start, o.end, o.line, o.col), *inner,

@@ -79,12 +79,18 @@ class Name:
 
 @dataclass(frozen=True)
 class BinOp:
-    """``left op right`` with ``op`` in :data:`BINOPS`."""
+    """``left op right`` with ``op`` in :data:`BINOPS`.
+
+    ``written`` is the operator as the LaTeX reader saw it when that matters for reading:
+    ``"*"`` for a literal star, which between two vectors is the entrywise product (the
+    docstrings' ``\\hat x * \\gamma``); empty otherwise.
+    """
 
     op: str
     left: Expr
     right: Expr
     pos: Pos = field(compare=False)
+    written: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return f"{_paren(self.left, self.op, 'l')} {self.op} {_paren(self.right, self.op, 'r')}"

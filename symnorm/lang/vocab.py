@@ -33,6 +33,22 @@ def normalizer_text(spec: NormSpec, y: str) -> str:
     return f"{centered}/{scale}"
 
 
+def affine_text(spec: NormSpec, normalized: str) -> str:
+    """The output of ``spec``'s per-element affine map on the normalized vector ``normalized``:
+    ``hadamard(gamma, ...) + beta`` (no ``beta`` when the spec has no bias, as RMSNorm)."""
+    out = f"hadamard(gamma, {normalized})"
+    return out + " + beta" if spec.bias else out
+
+
+def _affine(spec: NormSpec, normalized: str) -> list[str]:
+    """``affine=elementwise``: vector gain (and bias) of the shape of x, the output y and its
+    Jacobian Jy (PyTorch LayerNorm: gamma and beta have the shape of normalized_shape)."""
+    if not spec.affine:
+        return []
+    return ["vector gamma, beta" if spec.bias else "vector gamma",
+            f"let y = {affine_text(spec, normalized)}", "let Jy = jacobian(y, x)"]
+
+
 def _layernorm(spec: NormSpec) -> list[str]:
     denom = "d" if spec.var_denominator == "N" else "(d - 1)"
     s = "sqrt(v + eps)" if spec.eps_inside else "sqrt(v) + eps"
@@ -44,19 +60,27 @@ def _layernorm(spec: NormSpec) -> list[str]:
         f"let s = {s}",
         f"let N(y) = {normalizer_text(spec, 'y')}",
         "let J = jacobian(N(x), x)",
+        *_affine(spec, "N(x)"),
     ]
 
 
 def _batchnorm(spec: NormSpec) -> list[str]:
-    # One channel over a batch: the batch is the vector z (its size is the document's d,
-    # also called m); BN(sample; [batch values]) is built into the language.
+    # One channel over a batch: the batch is the vector x, as every source writes it (its
+    # size is the document's d, also called m); z is the name earlier documents used, kept
+    # as an alias (a definition: jacobian(.., z) is an error, write x).  BN(sample; [batch
+    # values]) is built into the language.
+    if spec.affine:
+        raise SpecError("affine=elementwise does not apply to batchnorm: BatchNorm's gain and "
+                        "bias are per channel, so over one channel's batch they are scalars "
+                        "(the LaTeX \\gamma, \\beta of use batchnorm)")
     return [
-        "vector z", "scalar eps",
+        "vector x", "scalar eps",
+        "let z = x",
         "let P = I - ones*ones.T/d",
         "let m = d",
-        "let mu = ones.T*z/d",
+        "let mu = ones.T*x/d",
         f"let BN(y) = {normalizer_text(spec, 'y')}",
-        "let Jb = jacobian(BN(z), z)",
+        "let Jb = jacobian(BN(x), x)",
     ]
 
 
@@ -66,9 +90,20 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
         "let r = sqrt(x.T*x/d + eps)",
         f"let RMS(y) = {normalizer_text(spec, 'y')}",
         "let Jr = jacobian(RMS(x), x)",
+        *_affine(spec, "RMS(x)"),
     ]
 
 
+#: Size names a vocabulary gives the dimension d besides d itself (``\\frac{1}{NHW}``): one
+#: such name may not share an equation with another name of d (``\\frac{1}{NHW}
+#: \\sum_{i=1}^{m}`` would read two different counts as one).
+SIZE_NAMES = frozenset({"NHW", "H", "D"})
+#: What the layer vocabularies declare themselves (the input and eps): the only declared
+#: symbols a statement of the vocabulary's output may use besides its affine parameters.
+VOCAB_INPUTS = frozenset({"x", "z", "eps"})
+#: The frameworks' own words for the affine parameters (PyTorch's ``weight``/``bias``,
+#: cuDNN's ``scale``): the vocabulary's gamma and beta, unless the document declares them.
+AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta"}
 #: Conventional LaTeX names of a vocabulary (issue 10): what a paper's or a docstring's
 #: ``\mu``, ``\sigma``, ``\hat x``, ``y`` mean with ``use layernorm``.  The LaTeX reader
 #: defines one of them (as a visible ``let``) only when an equation uses it and the document
@@ -76,12 +111,18 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
 #: ``\sqrt{\sigma^2+\epsilon}`` is ``s``); the gain and bias are scalars.
 LATEX_MEANINGS: dict[str, dict[str, str]] = {
     "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
-                  "y": "gamma*N(x) + beta*ones"},
-    # the vocabulary calls the batch z (its claim-language name); sources call it x.  The
-    # mini-batch statistics of Ioffe and Szegedy: mu_B, sigma_B (biased, without eps).
-    "batchnorm": {"x": "z", "xhat": "BN(z)", "y": "gamma*BN(z) + beta*ones",
-                  "mu_B": "mean(z)", "sigma": "sqrt((P*z).T*(P*z)/d)",
-                  "sigma_B": "sqrt((P*z).T*(P*z)/d)"},
+                  "y": "gamma*N(x) + beta*ones", **AFFINE_WORDS,
+                  # Ba et al.'s number of hidden units; the feature count D of blogs
+                  "H": "d", "D": "d"},
+    # the batch is the declared vector x, as sources write it.  The mini-batch statistics of
+    # Ioffe and Szegedy: mu_B, sigma_B (biased, without eps).
+    "batchnorm": {"xhat": "BN(x)", "y": "gamma*BN(x) + beta*ones",
+                  "mu_B": "mean(x)", "sigma": "sqrt((P*x).T*(P*x)/d)",
+                  "sigma_B": "sqrt((P*x).T*(P*x)/d)",
+                  # PaddlePaddle's docstrings write the mini-batch as beta: \mu_\beta
+                  "mu_beta": "mean(x)", "sigma_beta": "sqrt((P*x).T*(P*x)/d)",
+                  **AFFINE_WORDS,
+                  "NHW": "d"},  # cuDNN, oneDNN: the N*H*W values of one channel
     # the PyTorch RMSNorm docstring's n is the number of entries averaged: the dimension
     "rmsnorm": {"n": "d"},
 }
@@ -97,33 +138,54 @@ LATEX_FUNCTIONS: dict[str, dict[str, tuple[str, str]]] = {
 LATEX_SETS: dict[str, dict[str, str]] = {"batchnorm": {"B": "x"}}
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
-                                            "batchnorm": ("gamma", "beta")}
+                                            "batchnorm": ("gamma", "beta"),
+                                            "rmsnorm": ("gamma", "beta")}
 #: The name of a vocabulary's output: a formula with no relation is a claim about it.
 LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y"}
+#: The output of the layer without affine parameters (PyTorch's ``affine=False``, Inox's
+#: BatchNorm): what ``y`` means in an equation that writes neither of the affine parameters
+#: (``y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}``); an equation that writes either
+#: one gets the full ``gamma*N(x) + beta*ones``, so dropping one of them is refuted.
+LATEX_PLAIN_OUTPUT: dict[str, str] = {"layernorm": "N(x)", "batchnorm": "BN(x)"}
 
 
-def latex_conventions(vocabs: list[str]) -> tuple[dict[str, str], tuple[str, ...], str | None]:
+#: ``use VOCAB(affine=elementwise)``: the output with vector gamma (and beta), written with
+#: the vocabulary's claim-language names; gamma and beta are then the vocabulary's vectors.
+LATEX_ELEMENTWISE: dict[str, str] = {"layernorm": "hadamard(gamma, N(x)) + beta",
+                                     "rmsnorm": "hadamard(gamma, RMS(x))"}
+
+
+def latex_conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset()
+                      ) -> tuple[dict[str, str], tuple[str, ...], str | None]:
     """(meanings, affine parameters, output) of the vocabularies in force.
 
     A name two vocabularies give different meanings is left out (the document must define
-    it); with two outputs there is none.
+    it); with two outputs there is none.  ``elementwise``: the vocabularies used with
+    ``affine=elementwise``, whose gain and bias are declared vectors (not scalar affine
+    parameters) and whose ``y`` is entrywise.
 
     >>> latex_conventions(["layernorm"])[2]
     'y'
+    >>> latex_conventions(["layernorm"], {"layernorm"})[0]["y"]
+    'hadamard(gamma, N(x)) + beta'
     """
     meanings: dict[str, str] = {}
     clash: set[str] = set()
     affine: list[str] = []
-    outputs = {LATEX_OUTPUT[v] for v in vocabs if v in LATEX_OUTPUT}
+    outputs = {LATEX_OUTPUT.get(v, "y" if v in elementwise else None) for v in vocabs} - {None}
     for v in vocabs:
-        for name, text in LATEX_MEANINGS.get(v, {}).items():
+        table = dict(LATEX_MEANINGS.get(v, {}))
+        if v in elementwise:
+            table["y"] = LATEX_ELEMENTWISE[v]
+        for name, text in table.items():
             if meanings.get(name, text) != text:
                 clash.add(name)
             meanings[name] = text
-        affine += [a for a in LATEX_AFFINE.get(v, ()) if a not in affine]
+        if v not in elementwise:
+            affine += [a for a in LATEX_AFFINE.get(v, ()) if a not in affine]
     for name in clash:
         del meanings[name]
-    return meanings, tuple(affine), outputs.pop() if len(outputs) == 1 else None
+    return meanings, tuple(affine), outputs.pop() if len(outputs) == 1 else None  # type: ignore[return-value]
 
 
 #: name -> (spec factory from options, definitions generator)
@@ -135,7 +197,7 @@ VOCABULARIES: dict[str, tuple[Callable[..., NormSpec], Callable[[NormSpec], list
 
 #: options a ``use`` line accepts, passed to the spec factory; ``d`` is handled by the
 #: document (it fixes the dimension).
-OPTIONS = {"eps_inside", "var_denominator"}
+OPTIONS = {"eps_inside", "var_denominator", "affine"}
 #: integer size options of the grouped vocabularies (``use groupnorm(groups=2, channels=4)``)
 INT_OPTIONS = {"groups", "channels", "spatial"}
 

@@ -93,6 +93,8 @@ class TexExpr:
             return rf"\left|{args}\right|"
         if n.func == "norm":
             return rf"\left\|{args}\right\|"
+        if n.func == "hadamard" and len(n.args) == 2:
+            return rf"\left({self.print(n.args[0])} \odot {self.print(n.args[1])}\right)"
         head = _FUNCS.get(n.func) or name_tex(n.func)
         if n.params:
             head += "_{" + ", ".join(name_tex(p) for p in n.params) + "}"
