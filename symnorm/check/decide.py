@@ -654,6 +654,8 @@ def _apply_smt(v: Verdict, claim: PreparedClaim, smt, num: _Numeric, dims) -> bo
 
 #: seconds at most for re-verifying a failure of the reduced claim at the vectors built
 REBUILD_SECONDS = 20.0
+#: largest d tried for that re-verification when the claim has d x d matrices (I)
+REBUILD_MATRIX_D = 4096
 
 
 def _early_probe(v: Verdict, claim: PreparedClaim, rel: Relation, num: _Numeric,
@@ -705,9 +707,12 @@ def _at_failure(v: Verdict, claim: PreparedClaim, rel: Relation, probe, deadline
     f = probe.failure
     left = min(deadline - time.monotonic(), REBUILD_SECONDS)
     why = ""
-    if f.d > smt.realizable_cap(claim):
-        why = (f"vectors are built for the exact re-verification up to d = "
-               f"{smt.realizable_cap(claim)} for this claim")
+    # the child's time limit bounds the cost; d x d matrices (I) are cheap enough to try
+    # far beyond the SMT step's cap, derivatives (d**2 symbolic entries) are not
+    cap = smt.realizable_cap(claim)
+    cap = max(cap, REBUILD_MATRIX_D) if cap == smt.MAX_REALIZED_D["matrix"] else cap
+    if f.d > cap:
+        why = f"vectors are built for the exact re-verification up to d = {cap} for this claim"
     elif left < 1:
         why = "no time was left to build vectors there and re-verify it exactly"
     else:
