@@ -390,3 +390,22 @@ def test_near_miss_is_a_source_error(text: str, fragment: str | None) -> None:
     with pytest.raises(SourceError) as info:
         parse(text)
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("text", [r"(a+b)^T = a + b", r"a^{T} = a", r"2^T = 2", r"J^T = J"])
+def test_caret_t_is_ambiguous_when_the_document_names_t(text: str) -> None:
+    """``^T`` with a scalar (or any name) T declared: a power and a transpose are both
+    readings (red team 9: ``(a+b)^T = a + b`` was proved as a transpose)."""
+    with pytest.raises(SourceError) as info:
+        parse_latex_equation(text, "t", is_defined=lambda n: n in ("a", "b", "T", "J"))
+    msg = str(info.value)
+    assert "ambiguous" in msg and "power" in msg and "transpose" in msg and "\\top" in msg
+    assert ":1:" in msg  # located
+
+
+def test_caret_t_is_a_transpose_when_t_is_no_name() -> None:
+    (st,) = parse_latex_equation(r"J^T = J", "t", is_defined=lambda n: n == "J")
+    assert isinstance(st.relation.left, Transpose)
+    (st,) = parse_latex_equation(r"(a+b)^\top = a", "t",
+                                 is_defined=lambda n: n in ("a", "b", "T"))
+    assert isinstance(st.relation.left, Transpose)
