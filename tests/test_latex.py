@@ -409,3 +409,22 @@ def test_caret_t_is_a_transpose_when_t_is_no_name() -> None:
     (st,) = parse_latex_equation(r"(a+b)^\top = a", "t",
                                  is_defined=lambda n: n in ("a", "b", "T"))
     assert isinstance(st.relation.left, Transpose)
+
+
+def test_double_transpose_in_one_group_says_what_is_wrong() -> None:
+    """``x^{\\top\\top}`` used to say "unsupported LaTeX command \\top (accepted: ... \\top)"."""
+    with pytest.raises(SourceError) as info:
+        parse_latex_equation(r"x^{\top\top} = x", "t", is_defined=lambda n: n == "x")
+    msg = str(info.value)
+    assert "two transposes" in msg and "(x^\\top)^\\top" in msg and "unsupported" not in msg
+    (st,) = parse_latex_equation(r"(x^\top)^\top = x", "t", is_defined=lambda n: n == "x")
+    assert isinstance(st.relation.left, Transpose)
+
+
+@pytest.mark.parametrize("tag", [r"\tag{$\epsilon = 0$}", r"\tag{2}", r"\tag*{$a$ and $b$}"])
+def test_tag_text_may_hold_inline_math(tag: str) -> None:
+    """A tag is a name; math inside its text is part of the name, not an unknown command."""
+    (st,) = parse_latex_equation("x = x " + tag, "t", is_defined=lambda n: n == "x")
+    assert isinstance(st, Claim)
+    with pytest.raises(SourceError, match="unsupported LaTeX command"):
+        parse_latex_equation(r"x = x \tagg{2}", "t", is_defined=lambda n: n == "x")

@@ -553,6 +553,10 @@ def _sup_arg(p: ExprParser, caret: Tok) -> object:
         return _TRANSPOSE
     if t.text == "{":
         a, b = p.peek(1), p.peek(2)
+        if a is not None and b is not None and a.text in _TRANSPOSES and \
+                b.text in _TRANSPOSES and not p.defined("T"):  # with a name T: a power T*T
+            raise p.err(f"a superscript {{{a.text}{b.text}}} (two transposes in one group) is "
+                        "not read", b, "a double transpose is written (x^\\top)^\\top")
         if a is not None and a.text in _TRANSPOSES and b is not None and b.text == "}":
             _ambiguous_t(p, a)
             p.i += 3
