@@ -291,7 +291,8 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                     v.status, v.engine = PROVED_FOR, "explicit"
                     v.scope = f"d = {_ranges(done)}"
                 elif agree >= 2 and not unclear and \
-                        (suffix := _probe_dims(v, num.probe, smt)) is None:
+                        (suffix := _probe_dims(v, claim, eq, num.probe, smt,
+                                               deadline)) is None:
                     pass  # refuted beyond the sampled d, or the message says where it fails
                 elif agree >= 2 and not unclear and not num.incomplete and not num.cut \
                         and num.dims_covered(claim):
@@ -350,7 +351,8 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                 v.counterexample = _with_paste(claim, num.counterexample)
                 v.scope = _where(claim, "counterexample", num.counterexample)
             elif agree and not unclear and \
-                    (suffix := _probe_dims(v, num.probe, smt)) is None:
+                    (suffix := _probe_dims(v, claim, claim.relation, num.probe, smt,
+                                       deadline)) is None:
                 pass  # refuted beyond the sampled d, or the message says where it fails
             elif claim.relation.op in ("<", ">") and agree and not unclear:
                 # a strict inequality can fail at a single point (its equality case) that no
@@ -675,19 +677,25 @@ def _early_probe(v: Verdict, claim: PreparedClaim, rel: Relation, num: _Numeric,
         num.probe = None
     if num.probe is None or num.probe.failure is None:
         return False
+    if num.probe.failure.d <= max(NUMERIC_EXTRA_DS):
+        return False  # where the numbers sample: their counterexample comes first
     _at_failure(v, claim, rel, num.probe, deadline)
     now = time.monotonic()
     num.deadline = now + max(0.0, num.deadline - now) / 2
     return v.status == REFUTED
 
 
-def _probe_dims(v: Verdict, probe, smt) -> str | None:
+def _probe_dims(v: Verdict, claim: PreparedClaim, rel: Relation, probe, smt,
+                deadline: float) -> str | None:
     """Before numbers confirm: what the ladder of d found, and any solver model against the
     claim.  Returns what to add to the scope of a confirmation, or None with a message
     saying why it is not confirmed (a failure of the reduced claim that could not be
     re-verified, or a solver model that could not be)."""
     if probe is not None and probe.failure is not None:
-        v.message = probe.message
+        if not probe.message:  # at a small d, left to the numbers, which did not refute
+            _at_failure(v, claim, rel, probe, deadline)
+        if v.status != REFUTED:
+            v.message = probe.message
         return None
     against = getattr(smt, "unverified", "") if smt is not None else ""
     if against:
