@@ -428,3 +428,9 @@ def test_tag_text_may_hold_inline_math(tag: str) -> None:
     assert isinstance(st, Claim)
     with pytest.raises(SourceError, match="unsupported LaTeX command"):
         parse_latex_equation(r"x = x \tagg{2}", "t", is_defined=lambda n: n == "x")
+
+
+def test_caret_t_power_is_written_with_parentheses() -> None:
+    """The hint of the ambiguity error works: ``^{(T)}`` is the power."""
+    (st,) = parse_latex_equation(r"(a+b)^{(T)} = a", "t", is_defined=lambda n: n in "abT")
+    assert str(st.relation) == "(a + b) ** T == a"
