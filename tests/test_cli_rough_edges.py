@@ -403,3 +403,17 @@ def test_derive_rms_uses_the_rmsnorm_names(capsys):
     assert {"r", "r_float", "mean_square"} <= set(data) and not {"s", "variance"} & set(data)
     from symnorm.lang.vocab import vocabulary_text
     assert "let r = sqrt(x.T*x/d + eps)" in vocabulary_text("rmsnorm", {})
+
+
+def test_only_definitions_says_nothing_was_checked(tmp_path):
+    """Every row `defined`: exit 0 as README documents, and a line on stderr that no claim
+    was checked (red team 9: it used to pass silently)."""
+    (tmp_path / "d.md").write_text("```symnorm\nscalar a\n```\n```latex d1\nb = 2a\n```\n")
+    p = subprocess.run([sys.executable, "-m", "symnorm", "check", "d.md"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert p.returncode == 0 and "1 defined" in p.stdout
+    assert "no claim was checked" in p.stderr
+    (tmp_path / "d.md").write_text("```symnorm\nscalar a\nclaim c: a == a\n```\n")
+    p = subprocess.run([sys.executable, "-m", "symnorm", "check", "d.md"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert p.returncode == 0 and "no claim was checked" not in p.stderr

@@ -390,3 +390,47 @@ def test_near_miss_is_a_source_error(text: str, fragment: str | None) -> None:
     with pytest.raises(SourceError) as info:
         parse(text)
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("text", [r"(a+b)^T = a + b", r"a^{T} = a", r"2^T = 2", r"J^T = J"])
+def test_caret_t_is_ambiguous_when_the_document_names_t(text: str) -> None:
+    """``^T`` with a scalar (or any name) T declared: a power and a transpose are both
+    readings (red team 9: ``(a+b)^T = a + b`` was proved as a transpose)."""
+    with pytest.raises(SourceError) as info:
+        parse_latex_equation(text, "t", is_defined=lambda n: n in ("a", "b", "T", "J"))
+    msg = str(info.value)
+    assert "ambiguous" in msg and "power" in msg and "transpose" in msg and "\\top" in msg
+    assert ":1:" in msg  # located
+
+
+def test_caret_t_is_a_transpose_when_t_is_no_name() -> None:
+    (st,) = parse_latex_equation(r"J^T = J", "t", is_defined=lambda n: n == "J")
+    assert isinstance(st.relation.left, Transpose)
+    (st,) = parse_latex_equation(r"(a+b)^\top = a", "t",
+                                 is_defined=lambda n: n in ("a", "b", "T"))
+    assert isinstance(st.relation.left, Transpose)
+
+
+def test_double_transpose_in_one_group_says_what_is_wrong() -> None:
+    """``x^{\\top\\top}`` used to say "unsupported LaTeX command \\top (accepted: ... \\top)"."""
+    with pytest.raises(SourceError) as info:
+        parse_latex_equation(r"x^{\top\top} = x", "t", is_defined=lambda n: n == "x")
+    msg = str(info.value)
+    assert "two transposes" in msg and "(x^\\top)^\\top" in msg and "unsupported" not in msg
+    (st,) = parse_latex_equation(r"(x^\top)^\top = x", "t", is_defined=lambda n: n == "x")
+    assert isinstance(st.relation.left, Transpose)
+
+
+@pytest.mark.parametrize("tag", [r"\tag{$\epsilon = 0$}", r"\tag{2}", r"\tag*{$a$ and $b$}"])
+def test_tag_text_may_hold_inline_math(tag: str) -> None:
+    """A tag is a name; math inside its text is part of the name, not an unknown command."""
+    (st,) = parse_latex_equation("x = x " + tag, "t", is_defined=lambda n: n == "x")
+    assert isinstance(st, Claim)
+    with pytest.raises(SourceError, match="unsupported LaTeX command"):
+        parse_latex_equation(r"x = x \tagg{2}", "t", is_defined=lambda n: n == "x")
+
+
+def test_caret_t_power_is_written_with_parentheses() -> None:
+    """The hint of the ambiguity error works: ``^{(T)}`` is the power."""
+    (st,) = parse_latex_equation(r"(a+b)^{(T)} = a", "t", is_defined=lambda n: n in "abT")
+    assert str(st.relation) == "(a + b) ** T == a"

@@ -18,7 +18,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from ..engines import anyd, explicit
-from ..engines.anyd import Unsupported
+from ..engines.anyd import Unsupported, has_entrywise
 from ..engines.numclaim import (
     Point,
     Undefined,
@@ -85,6 +85,7 @@ class _Numeric:
         self._n = 0  # points attempted: drives the sign/special/root coverage of samples
         self._pending: list[Point] = []  # equality cases of an inequality, tried early
         self.cut = False  # the time limit stopped the sampling before its planned points
+        self.probe = None  # what the ladder of d found (symnorm/engines/gramsample.py)
 
     def run(self, rel: Relation, ds: tuple[int, ...], per_d: int = POINTS_PER_D,
             stop_on_differ: bool = True) -> tuple[int, int, int]:
@@ -248,8 +249,10 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                 v.counterexample = {"proof": "the two sides are identical ("
                                     + _scope_all(claim) + "): no witness can exist"}
         else:
+            if op == "==" and _early_probe(v, claim, eq, num, deadline):
+                return _finished(v, num, t0)  # refuted at the vectors of a failure
             agree, differ, unclear = num.run(eq, _numeric_dims(claim, dims))
-            early = None
+            early, smt, suffix = None, None, ""
             if not differ and op == "==" and claim.d_value:
                 # at the one fixed d the explicit engine's exact proof is the whole answer,
                 # and it is cheaper than the SMT step (whose proofs wait for cvc5)
@@ -287,12 +290,14 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                 elif done:
                     v.status, v.engine = PROVED_FOR, "explicit"
                     v.scope = f"d = {_ranges(done)}"
-                elif agree >= 2 and not unclear and _fails_at_large_d(v, claim, eq):
-                    pass  # refuted at a huge d, or the message says where the claim fails
+                elif agree >= 2 and not unclear and \
+                        (suffix := _probe_dims(v, claim, eq, num.probe, smt,
+                                               deadline)) is None:
+                    pass  # refuted beyond the sampled d, or the message says where it fails
                 elif agree >= 2 and not unclear and not num.incomplete and not num.cut \
                         and num.dims_covered(claim):
                     v.status, v.engine = CONFIRMED, "numeric"
-                    v.scope = _points_scope(agree, num.evidence)
+                    v.scope = _points_scope(agree, num.evidence) + suffix
                 else:
                     v.message = reason or "no engine could decide the claim within its limits"
                     if num.cut:
@@ -305,6 +310,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                 v.message = ("no witness found at the sampled points and no proof of identity"
                              + (f" ({reason})" if reason else ""))
     else:
+        suffix = ""
         smt = _smt_step(claim, claim.relation, budget)
         if _apply_smt(v, claim, smt, num, dims):
             return _finished(v, num, t0)
@@ -336,14 +342,18 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
                 v.counterexample = {"proof": "both sides are constants and the relation is "
                                     "false when they are evaluated exactly"}
             return _finished(v, num, t0)  # with the points that cross-checked it
+        if not v.message and _early_probe(v, claim, claim.relation, num, deadline):
+            return _finished(v, num, t0)  # refuted at the vectors of a failure
         if not v.message:  # otherwise: not defined anywhere admissible, undecided
             agree, differ, unclear = num.run(claim.relation, _numeric_dims(claim, dims), per_d=4)
             if differ:
                 v.status, v.engine = REFUTED, "numeric"
                 v.counterexample = _with_paste(claim, num.counterexample)
                 v.scope = _where(claim, "counterexample", num.counterexample)
-            elif agree and not unclear and _fails_at_large_d(v, claim, claim.relation):
-                pass  # refuted at a huge d, or the message says where the claim fails
+            elif agree and not unclear and \
+                    (suffix := _probe_dims(v, claim, claim.relation, num.probe, smt,
+                                       deadline)) is None:
+                pass  # refuted beyond the sampled d, or the message says where it fails
             elif claim.relation.op in ("<", ">") and agree and not unclear:
                 # a strict inequality can fail at a single point (its equality case) that no
                 # sampling finds: exp(a - sqrt(2)) > a - sqrt(2) + 1 fails only at sqrt(2)
@@ -353,7 +363,7 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
             elif agree >= 3 and not unclear and not num.incomplete and not num.cut and \
                     num.dims_covered(claim):
                 v.status, v.engine = CONFIRMED, "numeric"
-                v.scope = _points_scope(agree, num.evidence)
+                v.scope = _points_scope(agree, num.evidence) + suffix
             else:
                 v.message = "the sampled points did not decide the inequality"
                 if num.cut:
@@ -644,31 +654,98 @@ def _apply_smt(v: Verdict, claim: PreparedClaim, smt, num: _Numeric, dims) -> bo
     return False
 
 
-def _fails_at_large_d(v: Verdict, claim: PreparedClaim, rel: Relation) -> bool:
-    """Whether the reduced claim clearly fails at a huge d (10**3 .. 10**9), where no vector
-    was sampled; then small-d agreement confirms nothing (the message says where)."""
-    from ..engines.gramsample import large_d_difference
+#: seconds at most for re-verifying a failure of the reduced claim at the vectors built
+REBUILD_SECONDS = 20.0
+#: largest d tried for that re-verification when the claim has d x d matrices (I)
+REBUILD_MATRIX_D = 4096
+
+
+def _early_probe(v: Verdict, claim: PreparedClaim, rel: Relation, num: _Numeric,
+                 deadline: float) -> bool:
+    """The reduced claim along the ladder of d (2 .. 10**12), before the numbers sample
+    vectors at small d; True when it refuted the claim (at the vectors built for a failure,
+    re-verified by exact evaluation of the original claim).  The probe is kept on ``num``:
+    a failure that could not be re-verified withholds ``confirmed`` later, and leaves the
+    numbers half of the remaining time (they can still refute at small d)."""
+    from ..engines.gramsample import probe_ladder
     if not _has_vectors(claim):
         return False
     seed = zlib.crc32(f"{claim.label}\n{claim.statement}".encode())
     try:
-        got = large_d_difference(claim, rel, seed, lambda d: _admissible(claim, d))
-    except (TypeError, ValueError, ZeroDivisionError, RecursionError):
+        num.probe = probe_ladder(claim, rel, seed, lambda d: _admissible(claim, d), deadline)
+    except (TypeError, ValueError, ZeroDivisionError, RecursionError, AttributeError):
+        num.probe = None
+    if num.probe is None or num.probe.failure is None:
         return False
-    if got is None:
-        return False
-    from ..engines import smt
-    d = int(got["d"])
-    exact = smt.decide_smt(claim, rel, budget=5.0, d_bounds=(d, d))
-    if exact.status == "counterexample":  # rebuilt and re-verified at that d
-        v.status, v.engine = REFUTED, "smt (z3) + exact re-verification"
-        v.counterexample = _smt_point(claim, rel, exact.point)
-        v.scope = _where(claim, "counterexample", v.counterexample)
-        return True
-    v.message = (f"the sampled points agree, but the reduced claim fails at d = {got['d']} "
-                 f"(difference {got['difference']}), beyond the dimensions where vectors "
-                 "were built: not confirmed")
-    return True
+    if num.probe.failure.d <= max(NUMERIC_EXTRA_DS):
+        return False  # where the numbers sample: their counterexample comes first
+    _at_failure(v, claim, rel, num.probe, deadline)
+    now = time.monotonic()
+    num.deadline = now + max(0.0, num.deadline - now) / 2
+    return v.status == REFUTED
+
+
+def _probe_dims(v: Verdict, claim: PreparedClaim, rel: Relation, probe, smt,
+                deadline: float) -> str | None:
+    """Before numbers confirm: what the ladder of d found, and any solver model against the
+    claim.  Returns what to add to the scope of a confirmation, or None with a message
+    saying why it is not confirmed (a failure of the reduced claim that could not be
+    re-verified, or a solver model that could not be)."""
+    if probe is not None and probe.failure is not None:
+        if not probe.message:  # at a small d, left to the numbers, which did not refute
+            _at_failure(v, claim, rel, probe, deadline)
+        if v.status != REFUTED:
+            v.message = probe.message
+        return None
+    against = getattr(smt, "unverified", "") if smt is not None else ""
+    if against:
+        v.message = (f"the sampled points agree, but {against}: evidence against the claim "
+                     "that could not be re-verified exactly, so it is not confirmed")
+        return None
+    if probe is None and not claim.d_value and has_entrywise(claim):
+        # sums of entrywise products have no Gram-symbol form, so the ladder cannot probe
+        # them: (1^T(g*x))**2 <= 12 (g*x)^T(g*x) holds at every sampled d and fails from 13
+        v.message = ("the sampled points agree, but a claim with entrywise products "
+                     "(hadamard, diag) is not probed beyond the sampled d, so numbers at "
+                     "small d do not confirm it")
+        return None
+    if probe is None or not probe.ds:
+        return ""
+    return "; " + probe.describe() + (" (cut by the time limit)" if probe.cut else "")
+
+
+def _at_failure(v: Verdict, claim: PreparedClaim, rel: Relation, probe, deadline: float
+                ) -> None:
+    """Refute at the vectors that realize a failure of the reduced claim, re-verified by
+    exact evaluation of the original claim; else say where the claim fails."""
+    from ..engines import gramsample, smt
+    f = probe.failure
+    left = min(deadline - time.monotonic(), REBUILD_SECONDS)
+    why = ""
+    # the child's time limit bounds the cost; d x d matrices (I) are cheap enough to try
+    # far beyond the SMT step's cap, derivatives (d**2 symbolic entries) are not
+    cap = smt.realizable_cap(claim)
+    cap = max(cap, REBUILD_MATRIX_D) if cap == smt.MAX_REALIZED_D["matrix"] else cap
+    if f.d > cap:
+        why = f"vectors are built for the exact re-verification up to d = {cap} for this claim"
+    elif left < 1:
+        why = "no time was left to build vectors there and re-verify it exactly"
+    else:
+        got = gramsample.verify_failure(claim, rel, f, probe.rebuildable, left)
+        if got is not None:
+            v.status, v.engine = REFUTED, "ladder of d + exact re-verification"
+            v.counterexample = got
+            paste = paste_lines(claim, got.pop("_values"), f.d)
+            if paste:
+                v.counterexample["paste"] = paste
+            v.scope = _where(claim, "counterexample", v.counterexample)
+            return
+        why = (f"the exact evaluation of the claim at vectors there did not finish within "
+               f"{left:.0f} s or did not re-verify it")
+    at = ", ".join(f"{k} = {x}" for k, x in f.shown.items())
+    probe.message = (f"the reduced claim (in d, the scalars and the Gram symbols) fails at "
+                     f"{at} (margin {f.difference}, certified by ball arithmetic); {why}, so "
+                     "it is not refuted, and agreement at the sampled points does not confirm it")
 
 
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
@@ -727,6 +804,10 @@ def _with_paste(claim: PreparedClaim, cx: dict | None) -> dict | None:
 
 
 def _finished(v: Verdict, num: _Numeric, t0: float) -> Verdict:
+    probe = num.probe
+    if v.status == UNDECIDED and probe is not None and probe.failure is not None and \
+            probe.message not in v.message:  # where the claim fails comes first
+        v.message = "; ".join(x for x in (probe.message, v.message) if x)
     v.evidence = num.evidence + num.skipped
     v.seconds = round(time.monotonic() - t0, 3)
     if v.status == REFUTED:  # shown with the verdict, not only with -v

@@ -112,6 +112,10 @@ def run(args: argparse.Namespace) -> int:
         if v.message.startswith("INTERNAL ERROR"):
             print(f"symnorm check: {v.file}:{v.line}: {v.message}", file=sys.stderr)
     summary = summarize(verdicts)
+    if verdicts and summary.get("defined", 0) == len(verdicts):
+        # exit 0 says no claim failed; say too that none was checked (README's exit codes)
+        print("symnorm check: every row is a definition: no claim was checked (a LaTeX "
+              "equation that defines a name is not a claim; see docs/latex.md)", file=sys.stderr)
     if args.json:
         print(json.dumps(check_payload(verdicts), indent=2))
     else:

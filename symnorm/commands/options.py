@@ -30,7 +30,8 @@ PAPER_NAME = "symnorm/data/paper.md"
 #: The exit codes of ``check`` (and ``report --strict``), for every --help and the README.
 EXIT_CODES = """\
 exit codes:
-  0  every claim proved, proved-for or confirmed (definitions do not count)
+  0  every claim proved, proved-for or confirmed (definitions do not count; when every
+     row is a definition, a line on stderr says that no claim was checked)
   1  some claim refuted; this wins over errors, so 1 also when others are error/undecided
   2  no claim refuted, but some claim is error or undecided; or a usage error (bad
      option, no such file, no claim with the --only label)"""

@@ -75,6 +75,9 @@ class Outcome:
     reason: str = ""
     point: Any = None
     scope_ds: tuple[int, ...] | None = None  # the d decided one by one, when finite
+    #: a model against the claim that could not be re-verified (where, and why): evidence
+    #: that withholds ``confirmed`` though it refutes nothing
+    unverified: str = ""
 
 
 def solvers_available() -> bool:
@@ -633,7 +636,10 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
                 f = build_formula(z3, claim, rel, d)
                 r, model = _z3_check(f, [], min(left_ms(), 5000))
                 if r == "sat":
-                    return _counterexample(claim, rel, f, model, d, truth_at, deadline)
+                    out = _counterexample(claim, rel, f, model, d, truth_at, deadline)
+                    if out.status == "unknown" and not f.enc.abstracted and rel.op != "!=":
+                        out.unverified = f"z3 finds a counterexample at d = {d} ({out.reason})"
+                    return out
                 if r != "unsat":
                     return Outcome("unknown", f"z3 returned {r} at d = {d}")
                 c = _cvc5_check(claim, rel, d, [], min(left_ms(), CVC5_MS))
@@ -725,12 +731,15 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             got = try_d(d)
             if got:
                 return got
+            # a model of the exact encoding is evidence against the claim; one that needs
+            # abstracted exp/log/powers or enclosed constants may be spurious: no evidence
+            exact = "" if f.enc.abstracted else "x"
             if d > cap_d:
-                return Outcome("unknown", f"z3 finds a counterexample at d = {d}, beyond the "
-                               f"dimensions where it can be built and re-verified exactly "
-                               f"(at most {cap_d} for this claim)")
-            return Outcome("unknown", f"z3's candidate at d = {d} did not survive exact "
-                           "re-evaluation")
+                why = (f"z3 finds a counterexample at d = {d}, beyond the dimensions where it "
+                       f"can be built and re-verified exactly (at most {cap_d} for this claim)")
+                return Outcome("unknown", why, unverified=exact and why)
+            why = f"z3's candidate at d = {d} did not survive exact re-evaluation"
+            return Outcome("unknown", why, unverified=exact and why)
         return Outcome("unknown", f"z3 returned {r3} for integer d")
     except OutsideFragment as exc:
         return Outcome("unknown", f"outside real polynomial arithmetic: {exc}")

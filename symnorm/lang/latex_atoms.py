@@ -557,11 +557,20 @@ def _single_atom(p: ExprParser, t: Tok) -> Expr | None:
     return None
 
 
+def _ambiguous_t(p: ExprParser, t: Tok) -> None:
+    """``^T`` (or ``^{T}``) where the document declares or defines a name ``T``: a power and
+    a transpose are both readings, so neither is chosen."""
+    if t.text == "T" and p.defined("T"):
+        raise p.err("'^T' is ambiguous here: T is a name of this document, so it reads both "
+                    "as the power (...)^T and as a transpose", t,
+                    "write ^\\top (or ^\\intercal) for the transpose, and ^{(T)} or **T "
+                    "in a symnorm block for the power")
 def _sup_arg(p: ExprParser, caret: Tok) -> object:
     t = p.peek()
     if t is None:
         raise p.err("equation ended after '^'", caret)
     if t.text in _TRANSPOSES:
+        _ambiguous_t(p, t)
         p.i += 1
         return _TRANSPOSE
     if t.text == "\\mathsf":
@@ -571,7 +580,12 @@ def _sup_arg(p: ExprParser, caret: Tok) -> object:
         return _TRANSPOSE
     if t.text == "{":
         a, b = p.peek(1), p.peek(2)
+        if a is not None and b is not None and a.text in _TRANSPOSES and \
+                b.text in _TRANSPOSES and not p.defined("T"):  # with a name T: a power T*T
+            raise p.err(f"a superscript {{{a.text}{b.text}}} (two transposes in one group) is "
+                        "not read", b, "a double transpose is written (x^\\top)^\\top")
         if a is not None and a.text in _TRANSPOSES and b is not None and b.text == "}":
+            _ambiguous_t(p, a)
             p.i += 3
             return _TRANSPOSE
         if a is not None and a.text == "\\mathsf":

@@ -100,7 +100,8 @@ _DELIMS = {"(": "(", ")": ")", "[": "[", "]": "]", "|": "|", "\\|": "\\|", "\\{"
 _SCIENTIFIC = re.compile(r"(?<![A-Za-z\\])\d+(?:\.\d+)?[eE][+-]?\d+")
 _TEXT = re.compile(r"\\(?:text|textrm|textnormal|mbox)\s*\{(?:[^{}\\]|\\_)*\}")
 _ENV = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
-_LABEL = re.compile(r"\\(?:tag\*?|label)\s*\{[^{}\\]*\}")
+#: a tag's text may hold inline math (``\tag{$\epsilon = 0$}``): a name, like the rest of it
+_LABEL = re.compile(r"\\(?:tag\*?|label)\s*\{(?:[^{}\\$]|\$[^$]*\$)*\}")
 _COLOR = re.compile(r"\\color\s*\{[A-Za-z!0-9]*\}")
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 #: PaddlePaddle's row comments: ``//`` directly after an alignment ``&`` runs to the end of
