@@ -22,6 +22,7 @@ from symnorm.lang.latex_tokens import (
     FRACS,
     FUNCTION_MACROS,
     GREEK,
+    LEAD_OPS,
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
@@ -82,6 +83,11 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if s in ("(", "["):
         return "expr", p.group(t)
     if s == "{":
+        lead = p.peek()
+        if lead is not None and lead.text in LEAD_OPS and lead.text not in ("+", "-"):
+            raise p.err(f"a braced group that starts with {lead.text!r}: TeX prints it as "
+                        "a binary operator on what comes before the braces", lead,
+                        f"write the operator outside the braces (a {lead.text} {{b}})")
         p.closers.append(None)
         try:
             e = p.expr()
