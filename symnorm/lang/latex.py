@@ -23,12 +23,15 @@ from symnorm.lang.latex_index import (
     MAX_ENTRYWISE_TERMS,
     SUM_ENTRIES,
     SUM_SQUARES,
+    SUM_TERM,
     Indexed,
     IndexSum,
     Partial,
     entrywise_terms,
     has_index,
     lower,
+    product_factors,
+    read_summand,
 )
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
@@ -525,11 +528,25 @@ class _Equation:
         if isinstance(e, Transpose):
             return Transpose(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Call):
+            if e.func == SUM_TERM or e.func == SUM_ENTRIES and \
+                    len(product_factors(e.args[0])) > 1:
+                factors = [self._broadcast(f, params) for f in
+                           (e.args if e.func == SUM_TERM else product_factors(e.args[0]))]
+                read = read_summand(factors, lambda f: self._factor_shape(f, params), e.pos,
+                                    self.file, literal=e.func == SUM_TERM)
+                if read is not None:
+                    return read
             args = tuple(self._broadcast(a, params) for a in e.args)
             if e.func in (SUM_ENTRIES, SUM_SQUARES) or e.func == "mean" and _square(args[0]):
                 return self._entries_of(e, args[0], params)
             return Call(e.func, args, e.pos, e.batch, e.params, e.bind)
         return e
+
+    def _factor_shape(self, e: Expr, params: set[str]) -> str | None:
+        """The shape of a summand's factor; inside a function body a parameter named like a
+        declared vector has that vector's shape (``RMS[x] = \\sqrt{\\sum_i x^2 ...}``)."""
+        shape = self._shape(e, params)
+        return self._shape(e, set()) if shape is None and params else shape
 
     def _limit(self, r: RawRel) -> Relation:
         """``a \\approx b``: exact at eps = 0, the limit eps -> 0 of the sides (they are
