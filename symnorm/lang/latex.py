@@ -233,6 +233,11 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
         return False
     stating = [r for r in raws if r.op == "" or isinstance(r.left, (Name, Indexed))
                and r.left.id == out and getattr(r.left, "expr", None) is None]
+    # the names the output's own meaning uses are the vocabulary's parameters, whoever
+    # declared them (use layernorm(affine=elementwise) declares its vectors gamma, beta)
+    own = names_in(env.meanings[out]) if out in env.meanings else set()
+    params = tuple(dict.fromkeys((*env.affine, *sorted(
+        n for n in own if env.kind(n) in ("scalar", "vector") and n not in VOCAB_INPUTS))))
     for r in stating:
         for n in sorted(names_in(r.right)):
             if n in AFFINE_WORDS and env.kind(n) is not None:
@@ -242,7 +247,7 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
                            f"drop the declaration of {n} (the vocabulary reads {n} as "
                            f"{AFFINE_WORDS[n]}), or define {out} yourself")
             if env.kind(n) in ("scalar", "vector", "matrix") and n not in VOCAB_INPUTS \
-                    and n not in env.affine:
+                    and n not in params:
                 # y_i = g_i \hat x_i + b_i (Breloff): the source's own gain g, not the
                 # vocabulary's gamma; comparing with gamma*N(x) + beta would refute it
                 raise _err(f"{out} = ... uses {n}, declared by the document, while the "
@@ -251,7 +256,7 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
                            f"or define {out} yourself (`let {out} = ...` before the equation)")
     if env.plain_output is None or not stating:
         return False
-    if _writes_affine(toks, env.affine) or any(t.text == "\\partial" for t in toks):
+    if _writes_affine(toks, params) or any(t.text == "\\partial" for t in toks):
         return False
     for r in raws:
         if r not in stating and out in names_in(r.left):
@@ -261,12 +266,12 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
             return False
         for n in names:
             if n in env.meanings and reader._vocab(n):
-                if set(env.affine) & names_in(env.meanings[n]):  # weight: gamma
+                if set(params) & names_in(env.meanings[n]):  # weight: gamma
                     return False
                 continue  # the vocabulary's statistics: none uses the affine parameters
             if env.kind(n) in ("let", "function"):
                 found = env.reaches(Name(n, r.pos))
-                if found is None or set(env.affine) & found:
+                if found is None or set(params) & found:
                     return False
     return True
 
