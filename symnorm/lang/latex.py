@@ -185,6 +185,11 @@ def parse_latex_equation(
     return reader.build(raws, label)
 
 
+#: Function words with a meaning where nothing defines them (``\\mathrm{RMS}[x]``: the root
+#: mean square, see :meth:`_Equation._calls`): on the left of ``=`` they are claims.
+BUILTIN_STATISTICS = frozenset({"RMS"})
+
+
 #: The name of the vocabulary's output without its affine parameters (``let y_noaffine =
 #: N(x)``): what an equation that states y and writes neither gamma nor beta is about.
 PLAIN_OUTPUT = "y_noaffine"
@@ -397,7 +402,8 @@ class _Equation:
                 # the vocabulary's meaning, never a silent redefinition
                 r = RawRel("==", r.op_text, r.left, r.right, r.pos, r.source)
             defining = r.op in DEFINERS or (
-                r.op == "==" and target is not None and not self.defined(target[0]))
+                r.op == "==" and target is not None and not self.defined(target[0])
+                and not self._statistic_claim(r, target, raws))
             if defining:
                 self._define(r, target)
             elif r.op in _INEQ and _is_scalar_bound(r):
@@ -437,6 +443,22 @@ class _Equation:
                              local_assumptions=tuple(assumptions)))
         return out
 
+    def _statistic_claim(self, r: RawRel, target: tuple[str, tuple[str, ...], str],
+                         raws: list[RawRel]) -> bool:
+        """Whether ``\\mathrm{RMS}[x] = ...`` is a claim about the built-in statistic.
+
+        A statistic word has a meaning even where nothing defines it (RMS: the root mean
+        square), so writing it on the left of ``=`` states that meaning, as ``Var[x] = ...``
+        and ``MS[x] = ...`` do.  It is a definition only as a where-clause of the equation
+        that uses it (OneFlow's ``y = \\frac{x}{\\mathrm{RMS}[x]} g \\text{ where }
+        \\mathrm{RMS}[x] = ...``); the vocabulary's meaning (use rmsnorm) is never replaced.
+        """
+        name = target[0]
+        if target[2] != "function" or name not in BUILTIN_STATISTICS or not self.documented:
+            return False
+        used = any(name in names_in(o.left) | names_in(o.right) for o in raws
+                   if o is not r and _def_target(o.left) != target)
+        return not used
     # --- vocabulary meanings, derivatives, broadcasting ------------------------------------
 
     def _calls(self, e: Expr) -> Expr:
@@ -871,7 +893,7 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
     if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
     if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES \
-            and e.func not in (SUM_ENTRIES, SUM_SQUARES):  # \sum x = ...: never a definition
+            and e.func not in (SUM_ENTRIES, SUM_SQUARES, SUM_TERM):  # \sum x = ...: never a definition
         ids = [a.id for a in e.args if isinstance(a, Name)]
         if len(ids) == len(e.args) and len(set(ids)) == len(ids):
             return e.func, tuple(ids), "function"
