@@ -406,7 +406,7 @@ class _Equation:
                 and not self._statistic_claim(r, target, raws))
             if defining:
                 self._define(r, target)
-            elif r.op in _INEQ and _is_scalar_bound(r):
+            elif r.op in _INEQ and _is_scalar_bound(r) and self._free_bound(r):
                 assumptions.append(Relation(r.op, _plain(r.left), _plain(r.right), r.pos))
             else:
                 pending.append((r, self._relation(r)))
@@ -442,6 +442,24 @@ class _Equation:
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out
+
+    def _free_bound(self, r: RawRel) -> bool:
+        """Whether the name of ``a > 0`` is a free symbol, so the inequality may assume it.
+
+        Only a declared symbol (``scalar a``, the vocabulary's ``eps``) or the dimension d
+        can be assumed; a defined quantity (a ``let``, a vocabulary meaning such as s,
+        sigma, v, this equation's own definition) has a value, and ``s > 1`` is a claim
+        about it, checked, never an assumption that makes the rest of the equation true.
+        """
+        name = r.left if isinstance(r.left, Name) else r.right
+        assert isinstance(name, Name)
+        if name.id in self.lets:
+            return False
+        if not self.documented:  # no document (the bare API): kinds are unknown
+            return True
+        if self._vocab(name.id):  # the vocabulary's affine parameters are free scalars
+            return name.id in self.env.affine
+        return name.id == "d" or self.env.kind(name.id) in ("scalar", "vector", "matrix")
 
     def _statistic_claim(self, r: RawRel, target: tuple[str, tuple[str, ...], str],
                          raws: list[RawRel]) -> bool:
