@@ -50,6 +50,7 @@ from symnorm.lang.syntax import (
     Relation,
     Statement,
     Transpose,
+    VectorLit,
 )
 
 __all__ = ["DEFAULT_FUNCTIONS", "LATEX_NAMES", "MAX_TREE_DEPTH", "LatexEnv",
@@ -488,7 +489,7 @@ class _Equation:
                     raise _err(f"{e.func} takes one argument here (no subscript, no batch)",
                                e.pos, self.file)
                 param, body = self.env.functions[e.func]
-                return subst(body, {param: args[0]})
+                return subst(_placed(body, e.pos), {param: args[0]})
             if e.func == "RMS" and self.documented and not self.defined("RMS") \
                     and len(args) == 1 \
                     and e.batch is None and not e.params and not e.bind:
@@ -536,7 +537,7 @@ class _Equation:
         if affine:
             out.append(Declare("scalar", affine, pos))
         order = [n for n in self.env.meanings if n in used]
-        out += [Let(n, (), self.env.meanings[n], pos) for n in order]
+        out += [Let(n, (), _placed(self.env.meanings[n], pos), pos) for n in order]
         return out
 
     def _shape(self, e: Expr, params: set[str]) -> str | None:
@@ -603,6 +604,14 @@ class _Equation:
                        "has no eps", r.pos,
                        self.file, "state what it approximates exactly as = with a condition")
         sides = BinOp("+", _plain_sides(r.left), _plain_sides(r.right), r.pos)
+        if not self._reaches_expr(sides, "eps") and "eps" in names_in(sides):
+            # written with eps, but through what the reader does not expand (\\log, N_eps):
+            # whether the value at eps = 0 is the limit cannot be told, so it is not read
+            raise _err("\\approx: an approximate equality is not checked here: its sides "
+                       "use eps through a function or quotient the reader does not expand, "
+                       "so the exact claim at eps = 0 cannot stand for the limit eps -> 0",
+                       r.pos, self.file, "state the claim exactly (as = with a condition, or "
+                       "a symnorm claim `given eps == 0` where both sides are defined at 0)")
         if not self._reaches_expr(sides, "eps"):
             raise _err("\\approx: an approximate equality is not checked here: its sides do "
                        "not depend on eps, so what it approximates is not stated", r.pos, self.file,
@@ -920,6 +929,26 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
             and e.left.id not in BUILTIN_NAMES):
         return e.left.id, (), "squared"
     return None
+
+
+def _placed(e: Any, pos: Pos) -> Any:
+    """``e`` with every node at ``pos``: a vocabulary meaning parsed from the vocabulary's
+    own text carries positions in that text, which an error must never show as the
+    document's (it pointed at ``line 1:17`` of the document, outside the equation)."""
+    if isinstance(e, BinOp):
+        return replace(e, left=_placed(e.left, pos), right=_placed(e.right, pos), pos=pos)
+    if isinstance(e, (Neg, Transpose)):
+        return replace(e, operand=_placed(e.operand, pos), pos=pos)
+    if isinstance(e, Call):
+        return replace(e, args=tuple(_placed(a, pos) for a in e.args),
+                       batch=None if e.batch is None else tuple(_placed(b, pos)
+                                                                for b in e.batch),
+                       bind=tuple((k, _placed(v, pos)) for k, v in e.bind), pos=pos)
+    if isinstance(e, VectorLit):
+        return replace(e, items=tuple(_placed(i, pos) for i in e.items), pos=pos)
+    if hasattr(e, "pos"):
+        return replace(e, pos=pos)
+    return e
 
 
 def _writes_affine(toks: list[Any], affine: tuple[str, ...]) -> bool:
