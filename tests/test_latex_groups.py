@@ -90,6 +90,8 @@ def test_the_sum_is_what_is_read():
     (r"a {+ b}^2 = a + b^2", 8, "'^' on the braced group {+ ...} at 7:3"),
     (r"a {- b}_i = a", 8, "'_' on the braced group {- ...} at 7:3"),
     (r"a = {\cdot b}", 6, "a braced group that starts with '\\\\cdot'"),
+    (r"a {= b}", 4, "a braced group that starts with the relation '='"),
+    (r"a = b {\le a}", 8, "a braced group that starts with the relation '\\\\le'"),
 ])
 def test_groups_opening_with_other_operators_are_refused_where_they_stand(latex, col,
                                                                          fragment):
