@@ -37,6 +37,8 @@ TRUE = [
     r"\sum_i \hat x * \hat x = \frac{d\,\sigma^2}{\sigma^2 + \epsilon}",
     r"\sum_i \hat x^2 * w = \sum_i (\hat x * \hat x) * w",
     r"\sum x^2 * w = \sum_i w\, x^2",
+    r"\sum_i a \hat x_i = 0",                # a scalar beside an entry: constant in i
+    r"\frac{1}{d}\sum_i a x_i = a\mu",
 ]
 
 FALSE = [  # one token away from a TRUE row
@@ -48,6 +50,7 @@ FALSE = [  # one token away from a TRUE row
     r"\sum_i \hat x * \hat x = d",
     r"\sum_i a x = a\, x",
     r"\sum_i x^2 * \mathbf 1 = 2 \sum_i x^2",
+    r"\frac{1}{d}\sum_i a x_i = 2 a\mu",
 ]
 
 
@@ -75,6 +78,9 @@ def test_the_entrywise_body_is_what_is_read():
     (r"\sum_i w * x^2 = w\,\sum_i x^2", 1, "cannot compare a scalar with a vector"),
     (r"\sum_i x^2 W = a", 1, "a summand read entrywise"),
     (r"a = \sum_i W x * w", 5, "a summand read entrywise"),
+    # beside an indexed entry an unindexed vector is never multiplied outside the sum
+    (r"\sum_i \hat x_i x = 0", 1, "the vector x beside indexed entries in a summand"),
+    (r"\sum_i x_i\, w = w \sum_i x_i", 1, "the vector w beside indexed entries"),
 ])
 def test_shape_clashes_of_a_whole_body_are_located(latex, col, fragment):
     out = rows(latex)

@@ -22,6 +22,7 @@ from symnorm.errors import SourceError
 from symnorm.lang.latex_index import (
     MAX_ENTRYWISE_TERMS,
     SUM_ENTRIES,
+    SUM_SCALED,
     SUM_SQUARES,
     SUM_TERM,
     Indexed,
@@ -31,6 +32,7 @@ from symnorm.lang.latex_index import (
     has_index,
     lower,
     product_factors,
+    read_scaled_sum,
     read_summand,
 )
 from symnorm.lang.latex_parser import ExprParser, RawRel
@@ -574,6 +576,11 @@ class _Equation:
         if isinstance(e, Transpose):
             return Transpose(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Call):
+            if e.func == SUM_SCALED:
+                return read_scaled_sum(self._broadcast(e.args[0], params),
+                                       [self._broadcast(f, params) for f in e.args[1:]],
+                                       lambda f: self._factor_shape(f, params), e.pos,
+                                       self.file)
             if e.func == SUM_TERM or e.func == SUM_ENTRIES and \
                     len(product_factors(e.args[0])) > 1:
                 factors = [self._broadcast(f, params) for f in
@@ -920,7 +927,7 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
     if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
     if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES \
-            and e.func not in (SUM_ENTRIES, SUM_SQUARES, SUM_TERM):  # \sum x = ...: never a definition
+            and e.func not in (SUM_ENTRIES, SUM_SQUARES, SUM_TERM, SUM_SCALED):  # \sum x = ...: never a definition
         ids = [a.id for a in e.args if isinstance(a, Name)]
         if len(ids) == len(e.args) and len(set(ids)) == len(ids):
             return e.func, tuple(ids), "function"

@@ -43,7 +43,8 @@ from symnorm.lang.syntax import (
     nodes,
 )
 
-__all__ = ["INDEX_LETTERS", "SUM_ENTRIES", "SUM_SQUARES", "SUM_TERM", "IndexSum", "Indexed", "Partial",
+__all__ = ["INDEX_LETTERS", "SUM_ENTRIES", "SUM_SQUARES", "SUM_SCALED", "SUM_TERM",
+           "IndexSum", "Indexed", "Partial",
            "has_index", "lower"]
 
 #: Subscripts that mean "entry i of the vector" rather than part of a name.
@@ -60,6 +61,9 @@ SUM_SQUARES = "<sum of squares>"
 #: known, entrywise (``sum_i x_i^2 w_i``) when it holds a vector's square or two vectors,
 #: so that no vector factor is multiplied outside the sum of the others.
 SUM_TERM = "<summand>"
+#: ``\\sum_i c x_i``: the sum over the indexed entries (first argument) with the summand's
+#: other factors, which must be scalars or matrices (constant in i), never a vector.
+SUM_SCALED = "<scaled sum>"
 
 
 @dataclass(frozen=True)
@@ -313,7 +317,11 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
             core = BinOp("*", Transpose(vecs[0], pos), vecs[1], pos)
         # coefficients keep their written order (they may be matrices): c1*c2*...*core
         factors = [c for c in coeff if not (isinstance(c, Num) and c.value == 1)]
-        if factors:
+        if vecs and any(not _plain_scalar(c) for c in factors):
+            # beside indexed entries an unindexed vector would be multiplied outside the
+            # sum: its shape decides (read_scaled_sum)
+            core = Call(SUM_SCALED, (core, *factors), pos)
+        elif factors:
             prod = factors[0]
             for c in factors[1:]:
                 prod = BinOp("*", prod, c, pos)
@@ -386,3 +394,19 @@ def read_summand(factors: list[Expr], shape: Any, pos: Pos, file: str,
     for s in reversed(scalars):
         total = BinOp("*", s, total, pos)
     return total
+
+
+def read_scaled_sum(core: Expr, factors: list[Expr], shape: Any, pos: Pos, file: str) -> Expr:
+    """``\\sum_i c\\, x_i``: ``c * sum(x)`` for factors that are constant in i (scalars,
+    matrices); an unindexed vector there (``\\sum_i \\hat x_i x``) is refused: sources
+    write x for x_i in sums, and ``x * sum(xhat)`` would take it out of the sum."""
+    for f in factors:
+        if shape(f) == "column":
+            raise _err(f"the vector {f} beside indexed entries in a summand: is it the "
+                       "constant vector, or its entries (as sources write x^2 for x_i^2)?",
+                       pos, file, "index it (\\sum_i \\hat x_i x_i) or take it out of "
+                       "the sum (x \\sum_i \\hat x_i)")
+    prod = factors[0]
+    for f in factors[1:]:
+        prod = BinOp("*", prod, f, pos)
+    return BinOp("*", prod, core, pos)
