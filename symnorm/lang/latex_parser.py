@@ -4,7 +4,8 @@ Grammar (tokens from :mod:`symnorm.lang.latex_tokens`; ``docs/latex.md`` has exa
 
     equation := SEP* relation (SEP+ relation)* SEP* ["."]
     relation := expr (RELOP expr)+                   # chains give one relation per pair
-    expr     := ["+"|"-"] term (("+"|"-") term)*
+    expr     := ["+"|"-"] term (("+"|"-") term | "{" (("+"|"-") term)+ "}" [product])*
+                                                     # a {+ b}: TeX prints the sum a + b
     term     := factor (("\\cdot"|"\\times"|"*"|"/") factor | factor)*   # juxtaposition
     factor   := atom scripts [call scripts]
     atom     := number | letter | greek | \\mathbf 1 | \\frac | \\sqrt | ( expr ) | [ expr ]
