@@ -22,13 +22,18 @@ from symnorm.errors import SourceError
 from symnorm.lang.latex_index import (
     MAX_ENTRYWISE_TERMS,
     SUM_ENTRIES,
+    SUM_SCALED,
     SUM_SQUARES,
+    SUM_TERM,
     Indexed,
     IndexSum,
     Partial,
     entrywise_terms,
     has_index,
     lower,
+    product_factors,
+    read_scaled_sum,
+    read_summand,
 )
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
@@ -47,6 +52,7 @@ from symnorm.lang.syntax import (
     Relation,
     Statement,
     Transpose,
+    VectorLit,
 )
 
 __all__ = ["DEFAULT_FUNCTIONS", "LATEX_NAMES", "MAX_TREE_DEPTH", "LatexEnv",
@@ -182,6 +188,11 @@ def parse_latex_equation(
     return reader.build(raws, label)
 
 
+#: Function words with a meaning where nothing defines them (``\\mathrm{RMS}[x]``: the root
+#: mean square, see :meth:`_Equation._calls`): on the left of ``=`` they are claims.
+BUILTIN_STATISTICS = frozenset({"RMS"})
+
+
 #: The name of the vocabulary's output without its affine parameters (``let y_noaffine =
 #: N(x)``): what an equation that states y and writes neither gamma nor beta is about.
 PLAIN_OUTPUT = "y_noaffine"
@@ -230,6 +241,11 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
         return False
     stating = [r for r in raws if r.op == "" or isinstance(r.left, (Name, Indexed))
                and r.left.id == out and getattr(r.left, "expr", None) is None]
+    # the names the output's own meaning uses are the vocabulary's parameters, whoever
+    # declared them (use layernorm(affine=elementwise) declares its vectors gamma, beta)
+    own = names_in(env.meanings[out]) if out in env.meanings else set()
+    params = tuple(dict.fromkeys((*env.affine, *sorted(
+        n for n in own if env.kind(n) in ("scalar", "vector") and n not in VOCAB_INPUTS))))
     for r in stating:
         for n in sorted(names_in(r.right)):
             if n in AFFINE_WORDS and env.kind(n) is not None:
@@ -239,7 +255,7 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
                            f"drop the declaration of {n} (the vocabulary reads {n} as "
                            f"{AFFINE_WORDS[n]}), or define {out} yourself")
             if env.kind(n) in ("scalar", "vector", "matrix") and n not in VOCAB_INPUTS \
-                    and n not in env.affine:
+                    and n not in params:
                 # y_i = g_i \hat x_i + b_i (Breloff): the source's own gain g, not the
                 # vocabulary's gamma; comparing with gamma*N(x) + beta would refute it
                 raise _err(f"{out} = ... uses {n}, declared by the document, while the "
@@ -248,7 +264,7 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
                            f"or define {out} yourself (`let {out} = ...` before the equation)")
     if env.plain_output is None or not stating:
         return False
-    if _writes_affine(toks, env.affine) or any(t.text == "\\partial" for t in toks):
+    if _writes_affine(toks, params) or any(t.text == "\\partial" for t in toks):
         return False
     for r in raws:
         if r not in stating and out in names_in(r.left):
@@ -258,12 +274,12 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
             return False
         for n in names:
             if n in env.meanings and reader._vocab(n):
-                if set(env.affine) & names_in(env.meanings[n]):  # weight: gamma
+                if set(params) & names_in(env.meanings[n]):  # weight: gamma
                     return False
                 continue  # the vocabulary's statistics: none uses the affine parameters
             if env.kind(n) in ("let", "function"):
                 found = env.reaches(Name(n, r.pos))
-                if found is None or set(env.affine) & found:
+                if found is None or set(params) & found:
                     return False
     return True
 
@@ -389,10 +405,11 @@ class _Equation:
                 # the vocabulary's meaning, never a silent redefinition
                 r = RawRel("==", r.op_text, r.left, r.right, r.pos, r.source)
             defining = r.op in DEFINERS or (
-                r.op == "==" and target is not None and not self.defined(target[0]))
+                r.op == "==" and target is not None and not self.defined(target[0])
+                and not self._statistic_claim(r, target, raws))
             if defining:
                 self._define(r, target)
-            elif r.op in _INEQ and _is_scalar_bound(r):
+            elif r.op in _INEQ and _is_scalar_bound(r) and self._free_bound(r):
                 assumptions.append(Relation(r.op, _plain(r.left), _plain(r.right), r.pos))
             else:
                 pending.append((r, self._relation(r)))
@@ -429,6 +446,40 @@ class _Equation:
                              local_assumptions=tuple(assumptions)))
         return out
 
+    def _free_bound(self, r: RawRel) -> bool:
+        """Whether the name of ``a > 0`` is a free symbol, so the inequality may assume it.
+
+        Only a declared symbol (``scalar a``, the vocabulary's ``eps``) or the dimension d
+        can be assumed; a defined quantity (a ``let``, a vocabulary meaning such as s,
+        sigma, v, this equation's own definition) has a value, and ``s > 1`` is a claim
+        about it, checked, never an assumption that makes the rest of the equation true.
+        """
+        name = r.left if isinstance(r.left, Name) else r.right
+        assert isinstance(name, Name)
+        if name.id in self.lets:
+            return False
+        if not self.documented:  # no document (the bare API): kinds are unknown
+            return True
+        if self._vocab(name.id):  # the vocabulary's affine parameters are free scalars
+            return name.id in self.env.affine
+        return name.id == "d" or self.env.kind(name.id) in ("scalar", "vector", "matrix")
+
+    def _statistic_claim(self, r: RawRel, target: tuple[str, tuple[str, ...], str],
+                         raws: list[RawRel]) -> bool:
+        """Whether ``\\mathrm{RMS}[x] = ...`` is a claim about the built-in statistic.
+
+        A statistic word has a meaning even where nothing defines it (RMS: the root mean
+        square), so writing it on the left of ``=`` states that meaning, as ``Var[x] = ...``
+        and ``MS[x] = ...`` do.  It is a definition only as a where-clause of the equation
+        that uses it (OneFlow's ``y = \\frac{x}{\\mathrm{RMS}[x]} g \\text{ where }
+        \\mathrm{RMS}[x] = ...``); the vocabulary's meaning (use rmsnorm) is never replaced.
+        """
+        name = target[0]
+        if target[2] != "function" or name not in BUILTIN_STATISTICS or not self.documented:
+            return False
+        used = any(name in names_in(o.left) | names_in(o.right) for o in raws
+                   if o is not r and _def_target(o.left) != target)
+        return not used
     # --- vocabulary meanings, derivatives, broadcasting ------------------------------------
 
     def _calls(self, e: Expr) -> Expr:
@@ -440,7 +491,7 @@ class _Equation:
                     raise _err(f"{e.func} takes one argument here (no subscript, no batch)",
                                e.pos, self.file)
                 param, body = self.env.functions[e.func]
-                return subst(body, {param: args[0]})
+                return subst(_placed(body, e.pos), {param: args[0]})
             if e.func == "RMS" and self.documented and not self.defined("RMS") \
                     and len(args) == 1 \
                     and e.batch is None and not e.params and not e.bind:
@@ -488,7 +539,7 @@ class _Equation:
         if affine:
             out.append(Declare("scalar", affine, pos))
         order = [n for n in self.env.meanings if n in used]
-        out += [Let(n, (), self.env.meanings[n], pos) for n in order]
+        out += [Let(n, (), _placed(self.env.meanings[n], pos), pos) for n in order]
         return out
 
     def _shape(self, e: Expr, params: set[str]) -> str | None:
@@ -525,11 +576,30 @@ class _Equation:
         if isinstance(e, Transpose):
             return Transpose(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Call):
+            if e.func == SUM_SCALED:
+                return read_scaled_sum(self._broadcast(e.args[0], params),
+                                       [self._broadcast(f, params) for f in e.args[1:]],
+                                       lambda f: self._factor_shape(f, params), e.pos,
+                                       self.file)
+            if e.func == SUM_TERM or e.func == SUM_ENTRIES and \
+                    len(product_factors(e.args[0])) > 1:
+                factors = [self._broadcast(f, params) for f in
+                           (e.args if e.func == SUM_TERM else product_factors(e.args[0]))]
+                read = read_summand(factors, lambda f: self._factor_shape(f, params), e.pos,
+                                    self.file, literal=e.func == SUM_TERM)
+                if read is not None:
+                    return read
             args = tuple(self._broadcast(a, params) for a in e.args)
             if e.func in (SUM_ENTRIES, SUM_SQUARES) or e.func == "mean" and _square(args[0]):
                 return self._entries_of(e, args[0], params)
             return Call(e.func, args, e.pos, e.batch, e.params, e.bind)
         return e
+
+    def _factor_shape(self, e: Expr, params: set[str]) -> str | None:
+        """The shape of a summand's factor; inside a function body a parameter named like a
+        declared vector has that vector's shape (``RMS[x] = \\sqrt{\\sum_i x^2 ...}``)."""
+        shape = self._shape(e, params)
+        return self._shape(e, set()) if shape is None and params else shape
 
     def _limit(self, r: RawRel) -> Relation:
         """``a \\approx b``: exact at eps = 0, the limit eps -> 0 of the sides (they are
@@ -541,6 +611,14 @@ class _Equation:
                        "has no eps", r.pos,
                        self.file, "state what it approximates exactly as = with a condition")
         sides = BinOp("+", _plain_sides(r.left), _plain_sides(r.right), r.pos)
+        if not self._reaches_expr(sides, "eps") and "eps" in names_in(sides):
+            # written with eps, but through what the reader does not expand (\\log, N_eps):
+            # whether the value at eps = 0 is the limit cannot be told, so it is not read
+            raise _err("\\approx: an approximate equality is not checked here: its sides "
+                       "use eps through a function or quotient the reader does not expand, "
+                       "so the exact claim at eps = 0 cannot stand for the limit eps -> 0",
+                       r.pos, self.file, "state the claim exactly (as = with a condition, or "
+                       "a symnorm claim `given eps == 0` where both sides are defined at 0)")
         if not self._reaches_expr(sides, "eps"):
             raise _err("\\approx: an approximate equality is not checked here: its sides do "
                        "not depend on eps, so what it approximates is not stated", r.pos, self.file,
@@ -849,7 +927,7 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
     if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
     if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES \
-            and e.func not in (SUM_ENTRIES, SUM_SQUARES):  # \sum x = ...: never a definition
+            and e.func not in (SUM_ENTRIES, SUM_SQUARES, SUM_TERM, SUM_SCALED):  # \sum x = ...: never a definition
         ids = [a.id for a in e.args if isinstance(a, Name)]
         if len(ids) == len(e.args) and len(set(ids)) == len(ids):
             return e.func, tuple(ids), "function"
@@ -858,6 +936,26 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
             and e.left.id not in BUILTIN_NAMES):
         return e.left.id, (), "squared"
     return None
+
+
+def _placed(e: Any, pos: Pos) -> Any:
+    """``e`` with every node at ``pos``: a vocabulary meaning parsed from the vocabulary's
+    own text carries positions in that text, which an error must never show as the
+    document's (it pointed at ``line 1:17`` of the document, outside the equation)."""
+    if isinstance(e, BinOp):
+        return replace(e, left=_placed(e.left, pos), right=_placed(e.right, pos), pos=pos)
+    if isinstance(e, (Neg, Transpose)):
+        return replace(e, operand=_placed(e.operand, pos), pos=pos)
+    if isinstance(e, Call):
+        return replace(e, args=tuple(_placed(a, pos) for a in e.args),
+                       batch=None if e.batch is None else tuple(_placed(b, pos)
+                                                                for b in e.batch),
+                       bind=tuple((k, _placed(v, pos)) for k, v in e.bind), pos=pos)
+    if isinstance(e, VectorLit):
+        return replace(e, items=tuple(_placed(i, pos) for i in e.items), pos=pos)
+    if hasattr(e, "pos"):
+        return replace(e, pos=pos)
+    return e
 
 
 def _writes_affine(toks: list[Any], affine: tuple[str, ...]) -> bool:

@@ -19,9 +19,12 @@ from symnorm.lang.latex_tokens import (
     ACCENTS,
     BOLD,
     BUILTIN_NAMES,
+    DEFINERS,
     FRACS,
     FUNCTION_MACROS,
     GREEK,
+    LEAD_OPS,
+    RELATIONS,
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
@@ -82,6 +85,17 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if s in ("(", "["):
         return "expr", p.group(t)
     if s == "{":
+        lead = p.peek()
+        if lead is not None and (lead.text in RELATIONS or lead.text in DEFINERS):
+            raise p.err(f"a braced group that starts with the relation {lead.text!r}: TeX "
+                        "prints it as a relation between what comes before the braces and "
+                        "their content", lead, f"write the relation outside the braces "
+                        f"(a {lead.text} b); a colour may wrap a whole relation: "
+                        f"\\color{{red}}{{a {lead.text} b}}")
+        if lead is not None and lead.text in LEAD_OPS and lead.text not in ("+", "-"):
+            raise p.err(f"a braced group that starts with {lead.text!r}: TeX prints it as "
+                        "a binary operator on what comes before the braces", lead,
+                        f"write the operator outside the braces (a {lead.text} {{b}})")
         p.closers.append(None)
         try:
             e = p.expr()

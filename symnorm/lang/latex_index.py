@@ -43,7 +43,8 @@ from symnorm.lang.syntax import (
     nodes,
 )
 
-__all__ = ["INDEX_LETTERS", "SUM_ENTRIES", "SUM_SQUARES", "IndexSum", "Indexed", "Partial",
+__all__ = ["INDEX_LETTERS", "SUM_ENTRIES", "SUM_SQUARES", "SUM_SCALED", "SUM_TERM",
+           "IndexSum", "Indexed", "Partial",
            "has_index", "lower"]
 
 #: Subscripts that mean "entry i of the vector" rather than part of a name.
@@ -55,6 +56,14 @@ SUM_ENTRIES = "<sum of entries>"
 #: ``\\sum_{i=1}^n x^2`` with x not indexed: sources mean x_i^2 when x is a vector (the sum
 #: of its entrywise squares); for a scalar x it is the literal d x^2.
 SUM_SQUARES = "<sum of squares>"
+#: A summand of ``\\sum_i`` with no indexed entry and several factors (``x^2 * w``,
+#: ``c\\,x^2``, ``x * w``), its factors in written order: read as a whole once shapes are
+#: known, entrywise (``sum_i x_i^2 w_i``) when it holds a vector's square or two vectors,
+#: so that no vector factor is multiplied outside the sum of the others.
+SUM_TERM = "<summand>"
+#: ``\\sum_i c x_i``: the sum over the indexed entries (first argument) with the summand's
+#: other factors, which must be scalars or matrices (constant in i), never a vector.
+SUM_SCALED = "<scaled sum>"
 
 
 @dataclass(frozen=True)
@@ -292,9 +301,14 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
         squares = [c for c in coeff if isinstance(c, BinOp) and c.op == "**"
                    and isinstance(c.right, Num) and c.right.value == 2
                    and not isinstance(c.left, Num)]
-        if not vecs and len(squares) == 1:
+        written = [c for c in coeff if not _plain_scalar(c)]
+        if not vecs and len(written) > 1:
+            # the reading (literal d*c*x, or entrywise) needs the factors' shapes
+            core: Expr = Call(SUM_TERM, tuple(coeff), pos)
+            coeff = []
+        elif not vecs and len(squares) == 1:
             coeff.remove(squares[0])
-            core: Expr = Call(SUM_SQUARES, (squares[0].left,), pos)  # type: ignore[union-attr]
+            core = Call(SUM_SQUARES, (squares[0].left,), pos)  # type: ignore[union-attr]
         elif not vecs:
             core = Call("sum", (_ones(pos),), pos)
         elif len(vecs) == 1:
@@ -303,7 +317,11 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
             core = BinOp("*", Transpose(vecs[0], pos), vecs[1], pos)
         # coefficients keep their written order (they may be matrices): c1*c2*...*core
         factors = [c for c in coeff if not (isinstance(c, Num) and c.value == 1)]
-        if factors:
+        if vecs and any(not _plain_scalar(c) for c in factors):
+            # beside indexed entries an unindexed vector would be multiplied outside the
+            # sum: its shape decides (read_scaled_sum)
+            core = Call(SUM_SCALED, (core, *factors), pos)
+        elif factors:
             prod = factors[0]
             for c in factors[1:]:
                 prod = BinOp("*", prod, c, pos)
@@ -324,3 +342,71 @@ def _entry(e: object, index: str, file: str) -> tuple[Expr, bool]:
         raise _err("expected an indexed factor", getattr(e, "pos", Pos(1, 1)), file)
     return out, vec
 
+
+
+def product_factors(e: Expr) -> list[Expr]:
+    """The factors of a product as written (``a x^2 * w`` -> ``[a, x^2, w]``)."""
+    if isinstance(e, BinOp) and e.op == "*":
+        return product_factors(e.left) + product_factors(e.right)
+    return [e]
+
+
+def read_summand(factors: list[Expr], shape: Any, pos: Pos, file: str,
+                 literal: bool = True) -> Expr | None:
+    """The sum over i of a summand with no indexed entry, from its factors and their shapes.
+
+    Sources write ``\\sum_i x^2`` for the sum of the squares x_i^2, so a summand holding the
+    square of a vector, or two vectors, is read entrywise as a whole: ``\\sum_i x^2 * w``
+    is ``sum(hadamard(hadamard(x, x), w))`` (sum_i x_i^2 w_i), scalars multiplying it; a
+    matrix or row factor there is an error.  Any other summand is constant in i: its
+    ``literal`` reading is ``d`` times it (``\\sum_i a x`` is ``d a x``); without ``literal``
+    (``\\sum x * w``, no index) None is returned for the caller's sum of entries.
+    """
+    cols: list[Expr] = []
+    scalars: list[Expr] = []
+    others: list[Expr] = []
+    squared = False
+    for f in factors:
+        if isinstance(f, BinOp) and f.op == "**" and isinstance(f.right, Num) \
+                and f.right.value == 2 and shape(f.left) == "column":
+            cols += [f.left, f.left]
+            squared = True
+            continue
+        kind = shape(f)
+        (cols if kind == "column" else scalars if kind == "scalar" else others).append(f)
+    if not squared and len(cols) < 2:
+        if not literal:
+            return None
+        prod = factors[0]
+        for f in factors[1:]:
+            prod = BinOp("*", prod, f, pos)
+        return BinOp("*", prod, Call("sum", (_ones(pos),), pos), pos)
+    if others:
+        raise _err(f"a summand read entrywise (the square of a vector, or two vectors, "
+                   f"under a sum is sum_i of their entries) with a factor {others[0]} that "
+                   "is neither a scalar nor a vector", pos, file,
+                   "write the entries with an index: \\sum_i x_i^2 w_i, or take the "
+                   "matrix out of the sum")
+    vec = cols[0]
+    for c in cols[1:]:
+        vec = Call("hadamard", (vec, c), pos)
+    total: Expr = Call("sum", (vec,), pos)
+    for s in reversed(scalars):
+        total = BinOp("*", s, total, pos)
+    return total
+
+
+def read_scaled_sum(core: Expr, factors: list[Expr], shape: Any, pos: Pos, file: str) -> Expr:
+    """``\\sum_i c\\, x_i``: ``c * sum(x)`` for factors that are constant in i (scalars,
+    matrices); an unindexed vector there (``\\sum_i \\hat x_i x``) is refused: sources
+    write x for x_i in sums, and ``x * sum(xhat)`` would take it out of the sum."""
+    for f in factors:
+        if shape(f) == "column":
+            raise _err(f"the vector {f} beside indexed entries in a summand: is it the "
+                       "constant vector, or its entries (as sources write x^2 for x_i^2)?",
+                       pos, file, "index it (\\sum_i \\hat x_i x_i) or take it out of "
+                       "the sum (x \\sum_i \\hat x_i)")
+    prod = factors[0]
+    for f in factors[1:]:
+        prod = BinOp("*", prod, f, pos)
+    return BinOp("*", prod, core, pos)

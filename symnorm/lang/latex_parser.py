@@ -4,7 +4,8 @@ Grammar (tokens from :mod:`symnorm.lang.latex_tokens`; ``docs/latex.md`` has exa
 
     equation := SEP* relation (SEP+ relation)* SEP* ["."]
     relation := expr (RELOP expr)+                   # chains give one relation per pair
-    expr     := ["+"|"-"] term (("+"|"-") term)*
+    expr     := ["+"|"-"] term (("+"|"-") term | "{" (("+"|"-") term)+ "}" [product])*
+                                                     # a {+ b}: TeX prints the sum a + b
     term     := factor (("\\cdot"|"\\times"|"*"|"/") factor | factor)*   # juxtaposition
     factor   := atom scripts [call scripts]
     atom     := number | letter | greek | \\mathbf 1 | \\frac | \\sqrt | ( expr ) | [ expr ]
@@ -30,7 +31,15 @@ from fractions import Fraction
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_atoms import parse_factor
-from symnorm.lang.latex_tokens import DEFINERS, GREEK, IF, RELATIONS, SEPARATORS, Tok
+from symnorm.lang.latex_tokens import (
+    DEFINERS,
+    GREEK,
+    IF,
+    LEAD_OPS,
+    RELATIONS,
+    SEPARATORS,
+    Tok,
+)
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "ExprParser", "RawRel"]
@@ -383,10 +392,50 @@ class ExprParser:
             node = self.term()
             if sign is not None and sign.text == "-":
                 node = Neg(node, self.pos(sign))
+            while True:
+                if self.at("+", "-"):
+                    op = self.next()
+                    node = BinOp(op.text, node, self.term(), node.pos)
+                elif self.signed_group():
+                    node = self._continued_in_group(node)
+                else:
+                    return node
+
+    def signed_group(self) -> bool:
+        """Whether a braced group opening with ``+`` or ``-`` comes next (``a {+ b}``,
+        ``a \\color{red}{+ b}``): after an operand TeX prints that sign as binary."""
+        t, nxt = self.peek(), self.peek(1)
+        return t is not None and t.text == "{" and nxt is not None and nxt.text in ("+", "-")
+
+    def _continued_in_group(self, node: Expr) -> Expr:
+        """``a {+ b - c}``: the sum ``a + b - c`` that TeX prints (the braces are invisible).
+
+        A product after the group continues its last term, as printed: ``a {+ b} c`` is
+        ``a + b c``.  A script on the group (``a {+ b}^2``) is refused: it would attach to
+        the group, which prints no parentheses.
+        """
+        opener = self.next()
+        sign = self.peek()
+        assert sign is not None
+        self.closers.append(None)
+        try:
             while self.at("+", "-"):
                 op = self.next()
                 node = BinOp(op.text, node, self.term(), node.pos)
-            return node
+        finally:
+            self.closers.pop()
+        self.expect("}", opener)
+        t = self.peek()
+        if t is not None and t.text in ("^", "_", "'"):
+            raise self.err(f"{t.text!r} on the braced group {{{sign.text} ...}} at "
+                           f"{opener.line}:{opener.col}: TeX prints the group's sign as a "
+                           f"binary {sign.text} and the script on the whole group", t,
+                           "write a + b^2 or a + (b)^2 without the braces")
+        if t is not None and (t.text in ("*", "/", "\\cdot", "\\times", "\\odot")
+                              or self.starts_factor(t)):
+            assert isinstance(node, BinOp)
+            node = BinOp(node.op, node.left, self.term(node.right), node.pos)
+        return node
 
     def starts_factor(self, t: Tok) -> bool:
         s = t.text
@@ -394,10 +443,37 @@ class ExprParser:
             return not self.closers or self.closers[-1] != s
         if t.is_cmd:
             return s not in _NONFACTOR
+        if s == "{" and t is self.peek():
+            return self._group_after_operand(t)
         return s[0].isalnum() or s in ("(", "[", "{")
 
-    def term(self) -> Expr:
-        node = self.factor()
+    def _group_after_operand(self, t: Tok) -> bool:
+        """Whether the braced group at ``t``, after an operand, is a factor.
+
+        TeX's braces are invisible, so a group whose content starts with an operator
+        continues the formula with that operator: ``a {+ b}`` is the sum (no factor: the
+        caller's :meth:`expr` reads it), and a group opening with any other operator
+        (``a \\color{red}{\\cdot b}``) or nested braces around one are refused, never
+        read as a product with a unary sign.
+        """
+        k = 1
+        while (nxt := self.peek(k)) is not None and nxt.text == "{":
+            k += 1
+        if nxt is None or nxt.text not in LEAD_OPS:
+            return True
+        if k == 1 and nxt.text in ("+", "-"):
+            return False
+        what = "nested braces around a group" if k > 1 else "a braced group"
+        raise self.err(f"{what} that starts with {nxt.text!r} after an operand: TeX prints "
+                       f"{nxt.text} as a binary operator there, which this reader does not "
+                       "take from inside braces", t,
+                       f"write the operator outside the braces (a {nxt.text} {{b}}); a sum "
+                       "may be written a {+ b}")
+
+    def term(self, first: Expr | None = None) -> Expr:
+        """A product of factors; ``first`` is its first factor when already read (the end
+        of a braced group ``{+ b}`` that the product continues)."""
+        node = self.factor() if first is None else first
         while (t := self.peek()) is not None:
             if t.text in ("\\cdot", "\\times", "*"):
                 self.i += 1

@@ -30,6 +30,7 @@ __all__ = [
     "FUNCTION_MACROS",
     "GREEK",
     "IF",
+    "LEAD_OPS",
     "MAX_LENGTH",
     "RELATIONS",
     "SEPARATORS",
@@ -80,6 +81,10 @@ ENVIRONMENTS = frozenset({"align", "align*", "aligned", "eqnarray", "eqnarray*",
                           "equation*", "gather", "gather*", "gathered", "split", "multline",
                           "multline*", "flalign", "flalign*", "displaymath"})
 
+#: Operators TeX prints as binary between an operand and a braced group they open
+#: (``a {+ b}``, ``a \\color{red}{\\cdot b}``): the braces are invisible, the operator is not
+LEAD_OPS = frozenset({"+", "-", "*", "/", "\\cdot", "\\times", "\\odot", "\\pm", "\\mp",
+                      "\\div", "\\over"})
 #: Named functions written as macros.
 FUNCTION_MACROS = {"\\exp": "exp", "\\log": "log", "\\ln": "log", "\\tr": "trace"}
 #: Bold/blackboard macros (``\mathbf 1`` is the ones vector, ``\mathbf x`` is ``x``).
@@ -292,7 +297,8 @@ def _unbox(toks: list[Tok], fail: Callable[..., SourceError]) -> list[Tok]:
     """``\\boxed{...}`` and ``\\color{red}{...}``: around whole relations the wrapper carries
     no meaning (it must then end its row: ``\\boxed{a = b} + c`` would otherwise read as
     ``a = b + c``); around a part of an expression ``\\boxed`` groups what it frames, like
-    parentheses, and a colour's braces are an ordinary group.  ``\\color{red} a`` (no
+    parentheses, and a colour's braces are an ordinary group (so is a box whose content
+    starts with an operator: ``a \\boxed{+ b}`` is ``a {+ b}``, the sum).  ``\\color{red} a`` (no
     braces) colours what follows: no meaning."""
     out: list[Tok] = []
     i = 0
@@ -326,7 +332,9 @@ def _unbox(toks: list[Tok], fail: Callable[..., SourceError]) -> list[Tok]:
                            f"{t.text} around whole relations must end its row; separate what "
                            "follows with ',', '\\quad' or '\\\\'")
             out += inner
-        elif t.text == "\\color":
+        elif t.text == "\\color" or inner and inner[0].text in LEAD_OPS:
+            # \boxed{+ b} frames "+ b": after an operand that is the sum TeX prints, never
+            # the product a (+b), so its frame is an invisible group like a colour's braces
             out += [toks[i + 1], *inner, toks[j]]
         else:
             o, c = toks[i + 1], toks[j]
