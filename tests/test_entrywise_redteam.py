@@ -193,10 +193,11 @@ def test_inequalities_that_need_a_nonzero_gain_are_refuted():
 def test_entrywise_claim_false_only_beyond_the_sampled_d_is_not_confirmed():
     """(sum_i w_i)^2 <= 12 sum_i w_i^2 holds for d <= 12 (Cauchy-Schwarz gives the factor d)
     and fails at d = 13 for w = g o x = ones: the numbers at d = 2..8, 12 agree, and the
-    large-d check on block-constant vectors must withhold `confirmed`."""
+    ladder of d cannot probe sums of entrywise products, so `confirmed` is withheld."""
     text = ("```symnorm\nvector g, x\n"
             "claim a: (ones.T*hadamard(g, x))**2 <= 12*hadamard(g, x).T*hadamard(g, x)\n"
             "claim t: (ones.T*hadamard(g, x))**2 <= d*hadamard(g, x).T*hadamard(g, x)\n```\n")
     got = {v.label: v for v in check_text(text, "big.md", sandbox=False).verdicts}
     assert got["a"].status in ("refuted", "undecided"), got["a"].status
-    assert got["t"].status == "confirmed", (got["t"].status, got["t"].message)
+    # the true Cauchy-Schwarz bound is not confirmed either: no probe reaches beyond d = 12
+    assert got["t"].status == "undecided" and "entrywise" in got["t"].message, got["t"]
