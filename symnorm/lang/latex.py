@@ -137,6 +137,10 @@ class LatexEnv:
     #: the output without the affine parameters (``N(x)``): what the output name means in an
     #: equation that writes none of ``affine`` (the layer with ``affine=False``)
     plain_output: Expr | None = None
+    #: the output with the gain and without the bias (``gamma*RMS(x)``), for a vocabulary
+    #: whose sources differ on the bias (RMSNorm): what the output name means in an equation
+    #: that writes the gain but not the bias
+    gain_output: Expr | None = None
     #: whether the document's definition of a name is the vocabulary's LaTeX meaning (an
     #: earlier equation defined it so)
     vocab_let: Callable[[str], bool] = lambda n: False
@@ -176,15 +180,15 @@ def parse_latex_equation(
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     raws = parser.equation()
     _one_size_name(parser, raws, reader, file)
-    if _plain_output(toks, raws, reader):
-        # the output without affine parameters has a name of its own, so that a document
+    variant = _output_variant(_output_form(toks, raws, reader), reader.env)
+    if variant is not None:
+        # the output with fewer affine parameters has a name of its own, so that a document
         # that also states the affine output (y = \\gamma \\hat x + \\beta) keeps both meanings
-        out, plain = reader.env.output, PLAIN_OUTPUT
-        assert out is not None and reader.env.plain_output is not None
-        reader.env = replace(reader.env, meanings={**reader.env.meanings,
-                                                   plain: reader.env.plain_output})
-        reader.bare_name = plain
-        raws = [_rename_left(r, out, plain) for r in raws]
+        out, (name, meaning) = reader.env.output, variant
+        assert out is not None
+        reader.env = replace(reader.env, meanings={**reader.env.meanings, name: meaning})
+        reader.bare_name = name
+        raws = [_rename_left(r, out, name) for r in raws]
     return reader.build(raws, label)
 
 
@@ -196,6 +200,25 @@ BUILTIN_STATISTICS = frozenset({"RMS"})
 #: The name of the vocabulary's output without its affine parameters (``let y_noaffine =
 #: N(x)``): what an equation that states y and writes neither gamma nor beta is about.
 PLAIN_OUTPUT = "y_noaffine"
+#: The name of the output with the gain only (``let y_nobias = gamma*RMS(x)``, use rmsnorm):
+#: what an equation that states y and writes gamma but not beta is about.
+GAIN_OUTPUT = "y_nobias"
+
+
+def _output_variant(written: frozenset[str] | None, env: LatexEnv) -> tuple[str, Expr] | None:
+    """(name, meaning) of the output an equation states, when not the vocabulary's full one.
+
+    ``written``: the affine parameters a statement of the output writes (None: the output
+    keeps its full meaning).  None written: the output without affine parameters; the gain
+    and not the bias, with a vocabulary whose sources differ on the bias: the gain output.
+    """
+    if written is None:
+        return None
+    if not written and env.plain_output is not None:
+        return PLAIN_OUTPUT, env.plain_output
+    if env.gain_output is not None and written == {"gamma"}:
+        return GAIN_OUTPUT, env.gain_output
+    return None
 
 
 def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
@@ -225,20 +248,23 @@ def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, fi
                    pos, file, "write one count throughout (\\frac{1}{NHW}\\sum_{i=1}^{NHW})")
 
 
-def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> bool:
-    """Whether the vocabulary's output means the layer without affine parameters here.
+def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
+                 ) -> frozenset[str] | None:
+    """The affine parameters (``gamma``, ``beta``) a statement of the output writes, or None
+    when the vocabulary's output keeps its full meaning here.
 
-    Only for an equation that states the output (``y = ...`` or a formula alone), writes no
-    affine parameter and no derivative, and whose right sides use no definition of the
-    document that involves them: then ``y = \\frac{x - \\mu}{\\sqrt{\\sigma^2+\\epsilon}}``
-    describes the layer with ``affine=False``.  Anything else keeps ``gamma*N(x) + beta``.
-    A statement of the output that uses a declared ``weight`` or ``bias`` is an error: the
-    source means the vocabulary's gamma and beta, the document made them other symbols.
+    Only for an equation that states the output (``y = ...`` or a formula alone), takes no
+    derivative, and uses the output nowhere else: then what it writes, directly or through a
+    word (``weight``) or a definition of the document, says which layer it describes
+    (``y = \\frac{x - \\mu}{\\sqrt{\\sigma^2+\\epsilon}}`` the layer with ``affine=False``, see
+    :func:`_output_variant`).  A statement of the output that uses a declared ``weight`` or
+    ``bias`` is an error: the source means the vocabulary's gamma and beta, the document made
+    them other symbols.
     """
     env = reader.env
     out = env.output
     if out is None or not (reader._vocab(out) or env.vocab_let(out)):
-        return False
+        return None
     stating = [r for r in raws if r.op == "" or isinstance(r.left, (Name, Indexed))
                and r.left.id == out and getattr(r.left, "expr", None) is None]
     # the names the output's own meaning uses are the vocabulary's parameters, whoever
@@ -262,26 +288,28 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
                            f"vocabulary's output {out} is {env.meanings[out]}", r.pos,
                            reader.file, f"write the vocabulary's parameters (\\gamma, \\beta) "
                            f"or define {out} yourself (`let {out} = ...` before the equation)")
-    if env.plain_output is None or not stating:
-        return False
-    if _writes_affine(toks, params) or any(t.text == "\\partial" for t in toks):
-        return False
+    if env.plain_output is None or not stating or any(t.text == "\\partial" for t in toks):
+        return None
+    written = {a for a in params if _writes_affine(toks, (a,))}
     for r in raws:
         if r not in stating and out in names_in(r.left):
-            return False
+            return None
         names = names_in(r.right)
         if out in names:
-            return False
+            return None
         for n in names:
             if n in env.meanings and reader._vocab(n):
-                if set(params) & names_in(env.meanings[n]):  # weight: gamma
-                    return False
+                written |= set(params) & names_in(env.meanings[n])  # weight: gamma
                 continue  # the vocabulary's statistics: none uses the affine parameters
+            if n in env.functions:  # \mathrm{RMS}(x): its LaTeX meaning, as the call reads
+                written |= set(params) & names_in(env.functions[n][1])
+                continue
             if env.kind(n) in ("let", "function"):
                 found = env.reaches(Name(n, r.pos))
-                if found is None or set(params) & found:
-                    return False
-    return True
+                if found is None:
+                    return None
+                written |= set(params) & found
+    return frozenset(written)
 
 
 def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:

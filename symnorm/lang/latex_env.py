@@ -14,7 +14,15 @@ from ..errors import LimitError, SourceError
 from .latex import LatexEnv, names_in
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
-from .vocab import LATEX_FUNCTIONS, LATEX_PLAIN_OUTPUT, LATEX_SETS, latex_conventions
+from .vocab import (
+    LATEX_FUNCTIONS,
+    LATEX_GAIN_OUTPUT,
+    LATEX_PLAIN_OUTPUT,
+    LATEX_SETS,
+    LATEX_VECTOR_AFFINE,
+    latex_conventions,
+    vector_affine,
+)
 
 if TYPE_CHECKING:
     from .context import Scope
@@ -27,6 +35,10 @@ _SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix"
 def latex_env(scope: Scope) -> LatexEnv:
     """The reader's view of ``scope`` (the vocabularies in force and the declared names)."""
     texts, affine, output = latex_conventions(list(scope.vocabs), scope.elementwise)
+    # the document's own vector gamma (beta) of use rmsnorm: the output is entrywise
+    vectors = set(scope.vectors) if set(scope.vocabs) & LATEX_VECTOR_AFFINE else set()
+    if output in texts:
+        texts[output] = vector_affine(texts[output], vectors)
     meanings = {n: parse_expression(t, "<vocabulary>") for n, t in texts.items()}
 
     def kind(name: str) -> str | None:
@@ -55,16 +67,24 @@ def latex_env(scope: Scope) -> LatexEnv:
 
     functions = {name: (param, parse_expression(body, "<vocabulary>"))
                  for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
+    # with affine=elementwise the document says the layer has its gain (and bias): a formula
+    # that drops them is refuted, never read as the layer without them
     plain = {LATEX_PLAIN_OUTPUT[v] for v in scope.vocabs if v in LATEX_PLAIN_OUTPUT}
+    if set(scope.vocabs) & scope.elementwise:
+        plain = set()
     plain_output = parse_expression(plain.pop(), "<vocabulary>") if len(plain) == 1 \
         and output in meanings else None
+    gains = {LATEX_GAIN_OUTPUT[v] for v in scope.vocabs if v in LATEX_GAIN_OUTPUT}
+    gain_output = parse_expression(vector_affine(gains.pop(), vectors),
+                                   "<vocabulary>") if len(gains) == 1 and plain_output else None
+
     def vocab_let(name: str) -> bool:
         let = scope.lets.get(name)
         return let is not None and not let.stmt.params and name in meanings \
             and str(let.stmt.body) == str(meanings[name])
 
     return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
-                    plain_output=plain_output, vocab_let=vocab_let,
+                    plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
                     reaches=reaches,

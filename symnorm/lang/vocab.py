@@ -21,7 +21,7 @@ from ..errors import SpecError
 from ..spec import NormSpec, layer_norm, rms_norm
 
 __all__ = ["LATEX_MEANINGS", "VOCABULARIES", "latex_conventions", "normalizer_text", "register",
-           "vocabulary_text"]
+           "vector_affine", "vocabulary_text"]
 
 
 def normalizer_text(spec: NormSpec, y: str) -> str:
@@ -97,7 +97,7 @@ def _rmsnorm(spec: NormSpec) -> list[str]:
 #: Size names a vocabulary gives the dimension d besides d itself (``\\frac{1}{NHW}``): one
 #: such name may not share an equation with another name of d (``\\frac{1}{NHW}
 #: \\sum_{i=1}^{m}`` would read two different counts as one).
-SIZE_NAMES = frozenset({"NHW", "H", "D"})
+SIZE_NAMES = frozenset({"NHW", "H", "D", "N"})
 #: What the layer vocabularies declare themselves (the input and eps): the only declared
 #: symbols a statement of the vocabulary's output may use besides its affine parameters.
 VOCAB_INPUTS = frozenset({"x", "z", "eps"})
@@ -113,7 +113,10 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
     "layernorm": {"mu": "mean(x)", "sigma": "sqrt(v)", "xhat": "N(x)",
                   "y": "gamma*N(x) + beta*ones", **AFFINE_WORDS,
                   # Ba et al.'s number of hidden units; the feature count D of blogs
-                  "H": "d", "D": "d"},
+                  "H": "d", "D": "d",
+                  # Dive into Deep Learning's estimates; its sigma-hat holds eps (see
+                  # the hatted sigma, below)
+                  "muhat": "mean(x)", "sigmahat": "sqrt(v + eps)"},
     # the batch is the declared vector x, as sources write it.  The mini-batch statistics of
     # Ioffe and Szegedy: mu_B, sigma_B (biased, without eps).
     "batchnorm": {"xhat": "BN(x)", "y": "gamma*BN(x) + beta*ones",
@@ -121,11 +124,22 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
                   "sigma_B": "sqrt((P*x).T*(P*x)/d)",
                   # PaddlePaddle's docstrings write the mini-batch as beta: \mu_\beta
                   "mu_beta": "mean(x)", "sigma_beta": "sqrt((P*x).T*(P*x)/d)",
+                  # Dive into Deep Learning's mini-batch estimates (the hatted sigma, below)
+                  "muhat": "mean(x)", "muhat_B": "mean(x)",
+                  "sigmahat": "sqrt((P*x).T*(P*x)/d + eps)",
+                  "sigmahat_B": "sqrt((P*x).T*(P*x)/d + eps)",
                   **AFFINE_WORDS,
                   "NHW": "d"},  # cuDNN, oneDNN: the N*H*W values of one channel
-    # the PyTorch RMSNorm docstring's n is the number of entries averaged: the dimension
-    "rmsnorm": {"n": "d"},
+    # the PyTorch RMSNorm docstring's n (Marian's N) is the number of entries averaged: the
+    # dimension.  y: the output with gain and bias (Marian's); an equation that writes fewer
+    # affine parameters is about LATEX_GAIN_OUTPUT or LATEX_PLAIN_OUTPUT instead
+    "rmsnorm": {"n": "d", "N": "d", "y": "gamma*RMS(x) + beta*ones", **AFFINE_WORDS},
 }
+# The hatted sigma: Dive into Deep Learning writes its estimates with hats and puts eps
+# into the variance estimate, \hat\sigma^2_B = 1/|B| \sum (x - \hat\mu_B)^2 + \epsilon, then
+# BN(x) = \gamma \odot (x - \hat\mu_B) / \hat\sigma_B + \beta (sections 8.5.1, 8.5.2.3): its
+# sigma-hat is sqrt(variance + eps), unlike the eps-free sigma.  A source that means an
+# eps-free estimate by the hat is refuted against it (read as shows the meaning).
 #: Functions whose LaTeX name means something else than the vocabulary's claim-language
 #: name: with ``use rmsnorm``, sources' ``\\mathrm{RMS}(x)`` is the scalar root mean square
 #: (PyTorch's RMSNorm docstring: eps inside), while the vocabulary's ``RMS(y)`` keeps its old
@@ -141,12 +155,43 @@ LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
                                             "batchnorm": ("gamma", "beta"),
                                             "rmsnorm": ("gamma", "beta")}
 #: The name of a vocabulary's output: a formula with no relation is a claim about it.
-LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y"}
+LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y", "rmsnorm": "y"}
 #: The output of the layer without affine parameters (PyTorch's ``affine=False``, Inox's
 #: BatchNorm): what ``y`` means in an equation that writes neither of the affine parameters
 #: (``y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}``); an equation that writes either
 #: one gets the full ``gamma*N(x) + beta*ones``, so dropping one of them is refuted.
-LATEX_PLAIN_OUTPUT: dict[str, str] = {"layernorm": "N(x)", "batchnorm": "BN(x)"}
+LATEX_PLAIN_OUTPUT: dict[str, str] = {"layernorm": "N(x)", "batchnorm": "BN(x)",
+                                      "rmsnorm": "RMS(x)"}
+#: Vocabularies whose sources differ on the affine part, so that what an equation writes
+#: says which layer it describes: RMSNorm has a weight only in PyTorch
+#: (``y_i = \frac{x_i}{\mathrm{RMS}(x)} * \gamma_i``), a gain g and an optional bias in
+#: Zhang and Sennrich, gamma and beta in Marian.  An equation that states the output and
+#: writes the gain but not the bias is about this output (named ``y_nobias``); one that writes
+#: the bias is about the full ``y``.  (LayerNorm's and BatchNorm's sources all have both, so
+#: there a formula that drops one of them is refuted.)  ``RMS(x)`` is the claim language's
+#: normalized vector, not LaTeX's scalar ``\mathrm{RMS}(x)``.
+LATEX_GAIN_OUTPUT: dict[str, str] = {"rmsnorm": "gamma*RMS(x)"}
+#: Vocabularies whose gain (and bias) a document may declare as vectors itself (``use
+#: rmsnorm`` with ``vector gamma``: the frameworks' RMSNorm weight is per element): the
+#: outputs then take the entrywise product (see :func:`vector_affine`).
+LATEX_VECTOR_AFFINE = frozenset({"rmsnorm"})
+
+
+def vector_affine(text: str, vectors: frozenset[str] | set[str]) -> str:
+    """An output of :data:`LATEX_GAIN_OUTPUT` or ``LATEX_MEANINGS[..]["y"]`` with the gain and
+    bias the document declares as vectors applied entrywise.
+
+    >>> vector_affine("gamma*RMS(x) + beta*ones", {"gamma"})
+    'hadamard(gamma, RMS(x)) + beta*ones'
+    >>> vector_affine("gamma*RMS(x) + beta*ones", {"gamma", "beta"})
+    'hadamard(gamma, RMS(x)) + beta'
+    """
+    if "gamma" in vectors and text.startswith("gamma*"):
+        head, sep, tail = text[len("gamma*"):].partition(" + ")
+        text = f"hadamard(gamma, {head})" + sep + tail
+    if "beta" in vectors and text.endswith(" + beta*ones"):
+        text = text[: -len("*ones")]
+    return text
 
 
 #: ``use VOCAB(affine=elementwise)``: the output with vector gamma (and beta), written with
