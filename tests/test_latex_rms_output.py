@@ -209,3 +209,11 @@ def test_d2l_batchnorm_per_feature_gain_is_refused() -> None:
                    r"\boldsymbol{\beta}")
     assert any(s == "error" and "hadamard() takes column vectors, not a scalar" in m
                for s, _, m in got), got
+
+
+def test_d2l_layer_norm_map_is_refused_for_its_parameter() -> None:
+    """d2l's x -> LN(x) = (x - \\hat\\mu)/\\hat\\sigma with use layernorm: the hats are read, but
+    the map's body then uses the statistics of the document's x, not of its parameter."""
+    got = rows(LN + "\nlet n = d", r"\mathbf{x} \rightarrow \textrm{LN}(\mathbf{x}) = "
+                                   r"\frac{\mathbf{x} - \hat{\mu}}{\hat\sigma},")
+    assert any(s == "error" and "the body uses the document's x" in m for s, _, m in got), got
