@@ -136,7 +136,7 @@ def test_read_as_shows_the_new_readings() -> None:
         text = f"```symnorm\n{pre}\n```\n\n```latex eq\n{latex}\n```\n"
         return [v.statement for v in check_text(text, "t.md", sandbox=False).verdicts]
     assert "x.T * x / d" in read(LN, r"\mu^2 = E[x^2]")[0]
-    assert any(s == "let y_noaffine = BN(z)" for s in read(BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + "
+    assert any(s == "let y_noaffine = BN(x)" for s in read(BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + "
                                                      r"\epsilon}}"))
     assert any(s == "let weight = gamma" for s in read(LN, r"y = \hat x \cdot weight + bias"))
     assert any("gamma * BN(x) + beta * ones" in s

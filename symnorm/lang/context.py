@@ -17,7 +17,8 @@ Prepared claims are plain frozen data, so they can be pickled to a worker proces
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
 from ..errors import LimitError, SourceError, SpecError
@@ -142,6 +143,24 @@ class Scope:
 
     def is_function(self, name: str) -> bool:
         return name in self.lets and bool(self.lets[name].stmt.params)
+
+    def snapshot(self) -> dict[str, object]:
+        """The scope's state, for :meth:`restore`: an equation is atomic, so when one of its
+        statements is an error none of the others (its definitions) may stay behind."""
+        state: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, dict):
+                value = {k: copy.copy(v) if isinstance(v, _Def) else v for k, v in value.items()}
+            elif isinstance(value, (list, set)):
+                value = copy.copy(value)
+            state[f.name] = value
+        return state
+
+    def restore(self, state: dict[str, object]) -> None:
+        """Go back to a :meth:`snapshot`."""
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def _err(self, msg: str, pos: Pos, hint: str = "") -> SourceError:
         return SourceError(msg, self.file, pos.line, pos.col, hint)

@@ -200,6 +200,8 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
         doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
         return
     lead = len(text) - len(text.lstrip())
+    # an equation is atomic: if any of its statements is an error, it defines nothing
+    state, known = doc.scope.snapshot(), len(doc.definitions)
     try:
         if not is_label(label):  # labels reach shells and terminals: a safe alphabet only
             shown = label if len(label) <= MAX_LABEL else f"{label[:20]}..."
@@ -222,8 +224,12 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
             if isinstance(st, Let):
                 doc.definitions.append(_definition(st, label, text.strip()))
     except (SourceError, LimitError) as exc:
+        doc.scope.restore(state)
+        del doc.definitions[known:]
         doc.errors.append(_as_source_error(exc, doc.path, line))
     except RecursionError:
+        doc.scope.restore(state)
+        del doc.definitions[known:]
         doc.errors.append(SourceError("LaTeX nested too deeply", doc.path, line, col))
 
 

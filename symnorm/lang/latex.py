@@ -134,6 +134,8 @@ class LatexEnv:
     #: whether the document's definition of a name is the vocabulary's LaTeX meaning (an
     #: earlier equation defined it so)
     vocab_let: Callable[[str], bool] = lambda n: False
+    #: the declared variable a definition is another name of (``let z = x``: ``x``), else None
+    alias: Callable[[str], str | None] = lambda n: None
 
 
 def parse_latex_equation(
@@ -256,6 +258,8 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
         names = names_in(r.right)
         if out in names:
             return False
+        if r not in stating:  # a condition (\text{if}\ weight = 2) is part of the equation
+            names |= names_in(r.left)
         for n in names:
             if n in env.meanings and reader._vocab(n):
                 if set(env.affine) & names_in(env.meanings[n]):  # weight: gamma
@@ -419,8 +423,10 @@ class _Equation:
         lets = [Let(lt.name, lt.params,
                     self._broadcast(self._calls(lt.body), set(lt.params)), lt.pos)
                 for lt in lets]
-        out: list[Statement] = self._vocabulary_names(lets, [rel for _, rel in pending],
-                                                      raws[0].pos if raws else Pos(1, 1))
+        # conditions are part of the equation: their vocabulary names (weight) are defined too
+        out: list[Statement] = self._vocabulary_names(
+            lets, [rel for _, rel in pending] + [c for cs in given.values() for c in cs],
+            raws[0].pos if raws else Pos(1, 1))
         out += lets
         for k, (r, rel) in enumerate(pending, 1):
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()
@@ -652,6 +658,13 @@ class _Equation:
         """
         pos = pt.pos
         named = pt.named
+        same = self.env.alias(pt.var) if pt.var not in self.lets and self.kind(pt.var) == "let" \
+            and not self.defined(named) else None
+        if same is not None:
+            # a definition that is another name of a declared variable (batchnorm's z = x)
+            # differentiates as that variable: the same Jacobian, never a graph-partial name
+            pt = replace(pt, var=same)
+            named = pt.named
         index = pt.var_index or pt.num_index
         fallback: object = Indexed(named, index, pos) if index else Name(named, pos)
         var_kind = self.kind(pt.var)

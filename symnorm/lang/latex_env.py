@@ -63,7 +63,14 @@ def latex_env(scope: Scope) -> LatexEnv:
         return let is not None and not let.stmt.params and name in meanings \
             and str(let.stmt.body) == str(meanings[name])
 
-    return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
+    def alias(name: str) -> str | None:
+        let = scope.lets.get(name)
+        if let is None or let.stmt.params or not isinstance(let.expanded, Name):
+            return None
+        target = let.expanded.id
+        return target if target in scope.vectors or target in scope.scalars else None
+
+    return LatexEnv(kind=kind, alias=alias, shape=shape, meanings=meanings, affine=affine, output=output,
                     plain_output=plain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
