@@ -208,21 +208,27 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
             raise SourceError(f"invalid claim label {shown!r} ({len(label)} characters)",
                               doc.path, line, 1,
                               f"labels match {LABEL_CHARS}, at most {MAX_LABEL} characters")
+        env = latex_env(doc.scope)
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,
                                      is_dimension=lambda n: _is_dimension(doc.scope, n),
-                                     env=latex_env(doc.scope))
+                                     env=env)
         if not any(isinstance(st, (Claim, Let)) for st in stmts):
             # `a > 5` alone would silently check nothing: say so
             raise SourceError(f"equation {label} holds only assumptions; nothing to check",
                               doc.path, line, col + lead,
                               "write the inequality as a claim (`claim L: s > 0`) or put it "
                               "beside the equation it qualifies")
+        uses = ", ".join(f"use {v}" for v in doc.scope.latex_vocabs())
         for st in stmts:
             doc.scope.add(st)
             if isinstance(st, Let):
                 doc.definitions.append(_definition(st, label, text.strip()))
+                if not st.params and (st.body is env.meanings.get(st.name)
+                                      or st.body is env.plain_output):
+                    # the vocabulary's meaning: it holds in blocks whose vocabularies agree
+                    doc.scope.mark_vocabulary(st.name, f"{uses}, equation {label}")
     except (SourceError, LimitError) as exc:
         doc.scope.restore(state)
         del doc.definitions[known:]

@@ -134,6 +134,9 @@ class LatexEnv:
     #: whether the document's definition of a name is the vocabulary's LaTeX meaning (an
     #: earlier equation defined it so)
     vocab_let: Callable[[str], bool] = lambda n: False
+    #: conventional names this block may not use: name -> why (two vocabularies of the block
+    #: give it different meanings, or an earlier block gave it one this block does not)
+    conflicts: dict[str, str] = field(default_factory=dict)
     #: the declared variable a definition is another name of (``let z = x``: ``x``), else None
     alias: Callable[[str], str | None] = lambda n: None
 
@@ -214,6 +217,14 @@ def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, fi
         raise _err(f"the equation names the dimension both {' and '.join(sorted(used))}: the "
                    f"size name {sorted(sizes)[0]} must be the only count in its equation",
                    pos, file, "write one count throughout (\\frac{1}{NHW}\\sum_{i=1}^{NHW})")
+    # two vocabularies' counts (batchnorm's mini-batch size m, rmsnorm's feature count n)
+    # are both d here, but no source means them as one number
+    counts = sorted(n for n in used - {"d"} if reader._vocab(n) or reader.env.vocab_let(n))
+    if len(counts) > 1:
+        raise _err(f"the equation names the dimension both {' and '.join(counts)}, the counts "
+                   "of two vocabularies (a mini-batch size and a feature count are different "
+                   "numbers in the sources)", raws[0].pos, file,
+                   f"write one count throughout (d, or {counts[0]} alone)")
 
 
 def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> bool:
@@ -234,7 +245,7 @@ def _plain_output(toks: list[Any], raws: list[RawRel], reader: _Equation) -> boo
                and r.left.id == out and getattr(r.left, "expr", None) is None]
     for r in stating:
         for n in sorted(names_in(r.right)):
-            if n in AFFINE_WORDS and env.kind(n) is not None:
+            if n in AFFINE_WORDS and env.kind(n) is not None and not env.vocab_let(n):
                 raise _err(f"{n} is declared by the document, so it is not the vocabulary's "
                            f"{AFFINE_WORDS[n]}, and the output {out} of the vocabulary is "
                            f"{env.meanings[out]}", r.pos, reader.file,
@@ -376,6 +387,7 @@ class _Equation:
         for r in raws:
             r = RawRel(r.op, r.op_text, self._partials(r.left), self._partials(r.right),
                        r.pos, r.source, r.chain, r.cond_of)
+            self._refuse_conflicts(r)
             target = _def_target(r.left)
             if r.cond_of != -1:  # after \text{if}: a hypothesis of the chain before it
                 if r.op in DEFINERS or (r.op == "==" and target is not None
@@ -436,6 +448,23 @@ class _Equation:
         return out
 
     # --- vocabulary meanings, derivatives, broadcasting ------------------------------------
+
+    def _refuse_conflicts(self, r: RawRel) -> None:
+        """A conventional name whose meaning this block's vocabularies do not establish is an
+        error at the name: never a silent definition, never the other block's meaning."""
+        if not self.env.conflicts:
+            return
+        stack: list[object] = [r.left, r.right]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (Name, Indexed)) and node.id in self.env.conflicts:
+                raise _err(self.env.conflicts[node.id], node.pos, self.file,
+                           f"write the equation in a block that uses the vocabulary it "
+                           f"belongs to, or name the quantity yourself (`let {node.id}_2 = "
+                           "...` in a symnorm block before the equation)")
+            if isinstance(node, Indexed) and getattr(node, "expr", None) is not None:
+                stack.append(node.expr)
+            stack.extend(_children(node))
 
     def _calls(self, e: Expr) -> Expr:
         """Expand the calls whose LaTeX meaning the vocabulary gives (``\\mathrm{RMS}(x)``)."""
