@@ -56,7 +56,7 @@ def latex_env(scope: Scope) -> LatexEnv:
         ea = expanded(a)
         return a == b or ea is not None and ea == expanded(b)
 
-    conv = conventions(vocabs, scope.elementwise, same)
+    conv = conventions(vocabs, scope.elementwise, same, set(scope.block_vocabs))
     texts, affine, output = conv.meanings, conv.affine, conv.output
     meanings = {n: parse_expression(t, "<vocabulary>") for n, t in texts.items()}
     uses = ", ".join(f"use {v}" for v in vocabs) or "no vocabulary"

@@ -176,13 +176,17 @@ class Conventions(NamedTuple):
 
 
 def conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset(),
-                same: Callable[[str, str], bool] | None = None) -> Conventions:
+                same: Callable[[str, str], bool] | None = None,
+                first: frozenset[str] | set[str] = frozenset()) -> Conventions:
     """The meanings, affine parameters, output and clashes of the vocabularies ``vocabs``.
 
     Two vocabularies may give a name meanings that are the same map written differently
     (layernorm's ``\\hat x`` is ``N(x)``, batchnorm's ``BN(x)``); ``same(a, b)`` decides
     that (the scope compares the expansions), and only a name whose meanings differ by it
     is a clash, left out of ``meanings``.  Without ``same`` meanings are compared as text.
+    ``first``: the vocabularies the block itself uses; where one of them gives a name a
+    meaning, the others' (stated ``document use`` elsewhere) do not count, as the block's
+    own definitions shadow the document's.
     """
     meanings: dict[str, str] = {}
     given: dict[str, list[tuple[str, str]]] = {}
@@ -197,6 +201,10 @@ def conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = froz
             meanings.setdefault(name, text)
         if v not in elementwise:
             affine += [a for a in LATEX_AFFINE.get(v, ()) if a not in affine]
+    for name, pairs in given.items():
+        own = [p for p in pairs if p[0] in first]
+        if own:
+            given[name], meanings[name] = own, own[0][1]
     equal = same or (lambda a, b: a == b)
     clashes = {name: pairs for name, pairs in given.items()
                if any(not equal(pairs[0][1], text) for _, text in pairs[1:])}
