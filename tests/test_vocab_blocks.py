@@ -104,3 +104,158 @@ def test_an_error_in_the_second_relation_rolls_back_the_first_definition() -> No
 ])
 def test_weight_in_a_condition_is_the_vocabularys_gamma(condition: str, status: str) -> None:
     expect(block(*LN, rf"latex e: y = \hat x \quad{condition}"), {"e.1": status})
+
+
+# --- M4: a conventional name means what the vocabularies of its own block say -------------
+
+def latex_block(label: str, equation: str) -> str:
+    return f"```latex {label}\n{equation}\n```\n\n"
+
+
+# (first block, second block, equation, expected): the equation is read in the second block.
+# Truth: layernorm's and batchnorm's normalization of x with the same eps is the same map
+# (population variance, eps inside), so each row's truth is the textbook LayerNorm one.
+ACROSS = [
+    # batchnorm first (RT10 C4): layernorm's names keep their meaning
+    ("use batchnorm", "use layernorm",
+     r"y = \gamma \frac{x}{\sqrt{\frac{1}{d}x^\top x+\epsilon}} + \beta", "refuted"),  # no centering
+    ("use batchnorm", "use layernorm", r"y = \frac{x-\mu}{\sqrt{\sigma^2+\epsilon}}", "proved"),
+    ("use batchnorm", "use layernorm", r"\hat x = \frac{x - \mu}{\sigma}", "refuted"),  # no eps
+    ("use batchnorm", "use layernorm", r"\hat x = \frac{x}{\sqrt{\mathrm{MS}[x] + \epsilon}}",
+     "refuted"),
+    ("use batchnorm", "use layernorm", r"\hat x = \frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}",
+     "proved"),
+    # layernorm first (RT9 l_vocab, n_leak): Ioffe and Szegedy's statistics keep theirs
+    ("use layernorm", "use batchnorm",
+     r"\sigma_\mathcal{B}^2 \leftarrow \frac{1}{m}\sum_{i=1}^m (x_i-\mu_\mathcal{B})^2", "proved"),
+    ("use layernorm", "use batchnorm",
+     r"\sigma_\mathcal{B}^2 \leftarrow \frac{1}{m-1}\sum_{i=1}^m (x_i-\mu_\mathcal{B})^2",
+     "refuted"),
+    ("use layernorm", "use batchnorm",
+     r"\hat x_i \leftarrow \frac{x_i-\mu_\mathcal{B}}{\sqrt{\sigma_\mathcal{B}^2+\epsilon}}", "proved"),
+    ("use layernorm", "use batchnorm",
+     r"\hat x_i \leftarrow \frac{x_i-\mu_\mathcal{B}}{\sigma_\mathcal{B}+\epsilon}", "refuted"),
+    # both in one block: the same map, so no name is lost
+    ("use rmsnorm", "use layernorm\nuse batchnorm",
+     r"\hat x = \frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}", "proved"),
+    ("use rmsnorm", "use layernorm\nuse batchnorm", r"\hat x = \frac{x - \mu}{\sigma^2+\epsilon}",
+     "refuted"),
+]
+
+
+@pytest.mark.parametrize("first,second,equation,status", ACROSS)
+def test_a_later_block_reads_its_own_vocabularys_names(first: str, second: str, equation: str,
+                                                      status: str) -> None:
+    # the equation is checked (a row e.1), never the silent definition of its left side
+    expect(block(first, r"latex a: \mu = \mu") + block(second, f"latex e: {equation}"),
+           {"e.1": status})
+
+
+def test_names_defined_in_one_block_hold_in_a_block_that_gives_them_the_same_meaning() -> None:
+    # \hat x, \mu, \sigma defined under layernorm, used under batchnorm: the same expressions
+    text = (block("use layernorm", r"latex a: \hat x = \frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}")
+            + block("use batchnorm", r"latex t: \hat x = \frac{x-\mu_\mathcal{B}}"
+                    r"{\sqrt{\sigma_\mathcal{B}^2+\epsilon}}",
+                    r"latex f: \hat x = \frac{x-\mu}{\sqrt{\sigma+\epsilon}}",
+                    r"latex g: \mu \gets \frac{1}{m}\sum_{i=1}^m x_i",
+                    r"latex h: \mu \gets \frac{1}{m}\sum_{i=1}^m x_i^2"))
+    expect(text, {"a.1": "proved", "t.1": "proved", "f.1": "refuted", "g.1": "proved",
+                  "h.1": "refuted"})
+
+
+@pytest.mark.parametrize("equation,name", [
+    (r"\hat x = \frac{x}{\sqrt{\mathrm{MS}[x]+\epsilon}}", "xhat"),
+    (r"\mu = 0", "mu"),
+    (r"\frac{1}{m}\sum_{i=1}^m x_i = 0", "m"),
+])
+def test_a_name_whose_vocabulary_is_not_in_force_is_an_error_naming_both(equation: str,
+                                                                         name: str) -> None:
+    text = (block("use layernorm", r"latex a: \hat x = \frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}")
+            + block("use batchnorm", r"latex b: \mu_\mathcal{B} = \frac{1}{m}\sum_{i=1}^m x_i")
+            + block("use rmsnorm", f"latex e: {equation}"))
+    got = expect(text, {"e": "error"})
+    message = got["e"][1]
+    assert f"{name} means" in message and "(use rmsnorm) give it none" in message, message
+    assert "t.md:13:" in message  # located in the equation's line
+    assert "e.1" not in got and not any(k.startswith("e.") for k in got)
+
+
+def test_two_vocabularies_of_a_block_that_differ_are_an_error_not_a_definition() -> None:
+    # var_denominator=1: layernorm's sigma is the sample standard deviation, batchnorm's the
+    # biased one; in a block with both, \sigma has no meaning and \hat x = ... defines nothing
+    text = block("document use layernorm(var_denominator=1)", "use batchnorm",
+                 r"latex e: \sigma^2 = \frac{1}{m}\sum_{i=1}^m (x_i - \mu)^2",
+                 r"latex f: \sigma = 0")
+    got = expect(text, {"e": "error", "f": "error"})
+    assert "give sigma different meanings" in got["e"][1]
+    assert "use batchnorm" in got["e"][1] and "use layernorm" in got["e"][1]
+
+
+def test_a_later_use_batchnorm_accepts_the_mu_an_equation_gave_under_layernorm() -> None:
+    # RT10 M2: mean(x) and batchnorm's ones.T*x/d are the same expression
+    text = (block("use layernorm", r"latex a: \mu = \frac{1}{d}\sum_{i=1}^d x_i")
+            + block("use batchnorm", r"latex t: \mu_\mathcal{B} = \frac{1}{m}\sum_{i=1}^m x_i",
+                    r"latex f: \mu_\mathcal{B} = \frac{1}{m}\sum_{i=1}^m x_i^2"))
+    expect(text, {"a.1": "proved", "t.1": "proved", "f.1": "refuted"})
+
+
+def test_gets_on_a_vocabulary_let_is_a_claim() -> None:
+    # Paddle's \mu \gets ... after an earlier line used \mu (RT10 G_tokens tG6)
+    text = block("use batchnorm", r"latex a: \mu = \mu_\mathcal{B}") + latex_block(
+        "g", r"\begin{aligned} \mu &\gets \frac{1}{d}\sum_{i=1}^d x_i \\ "
+        r"\sigma^2 &\gets \frac{1}{d-1}\sum_{i=1}^d (x_i - \mu)^2 \end{aligned}")
+    expect(text, {"a.1": "proved", "g.1": "proved", "g.2": "refuted"})
+
+
+# --- M9: counts of two vocabularies ------------------------------------------------------
+
+@pytest.mark.parametrize("equation,status", [
+    (r"m = n", "error"),
+    (r"\frac{1}{m}\sum_{i=1}^m x_i^2 = \frac{1}{n}\sum_{i=1}^n x_i^2", "error"),
+    (r"\frac{1}{n}\sum_{i=1}^n x_i^2 = \frac{1}{d} x^\top x", "proved"),
+    (r"\frac{1}{n}\sum_{i=1}^n x_i^2 = \frac{1}{d} x^\top x + 1", "refuted"),
+    (r"\frac{1}{m}\sum_{i=1}^m x_i = \mu_\mathcal{B}", "proved"),
+])
+def test_a_mini_batch_size_and_a_feature_count_are_not_one_number(equation: str,
+                                                                 status: str) -> None:
+    got = expect(block("use batchnorm", "use rmsnorm", f"latex e: {equation}"),
+                 {"e" if status == "error" else "e.1": status})
+    if status == "error":
+        assert "names the dimension both m and n" in got["e"][1]
+
+
+# --- M7: affine=elementwise's vectors belong to their block --------------------------------
+
+def test_elementwise_gamma_does_not_reach_a_later_plain_block() -> None:
+    # scalar gamma, beta: 1^T(y - beta 1) = gamma 1^T N(x) = 0; dy/dgamma = N(x); dy/dx =
+    # gamma J; the false ones double or drop a factor
+    text = (block("use layernorm(affine=elementwise)", "claim e0: jacobian(y, x) == diag(gamma)*J")
+            + block("use layernorm", r"latex t1: \mathbf 1^\top (y - \beta) = 0",
+                    r"latex t2: \frac{\partial y}{\partial x} = \gamma J",
+                    r"latex t3: \frac{\partial y}{\partial \beta} = \mathbf 1",
+                    r"latex t4: \frac{\partial y}{\partial \gamma} = \hat x",
+                    r"latex f1: \frac{\partial y}{\partial \gamma} = 2\hat x",
+                    r"latex f2: \frac{\partial y}{\partial x} = J"))
+    expect(text, {"e0": "proved", "t1.1": "proved", "t2.1": "proved", "t3.1": "proved",
+                  "t4.1": "proved", "f1.1": "refuted", "f2.1": "refuted"})
+
+
+def test_a_plain_blocks_scalar_gamma_does_not_stop_a_later_elementwise_block() -> None:
+    text = (block("use layernorm", r"latex a: \frac{\partial y}{\partial \gamma} = \hat x",
+                  "let g2 = gamma*gamma")
+            + block("use layernorm(affine=elementwise)",
+                    r"latex t: \frac{\partial y}{\partial x} = \mathrm{diag}(\gamma) J",
+                    r"latex f: \frac{\partial y}{\partial x} = J \mathrm{diag}(\gamma)",
+                    r"latex f2: \mathbf 1^\top (y - \beta) = 0",
+                    "claim s: g2 == g2")
+            + block("claim z: gamma*1 == gamma", "claim zf: g2 == gamma"))
+    got = expect(text, {"a.1": "proved", "t.1": "proved", "f.1": "refuted", "f2.1": "refuted",
+                        "s": "error", "z": "proved", "zf": "refuted"})
+    assert "defined with the document's scalar 'gamma'" in got["s"][1]
+
+
+def test_the_vector_gamma_of_a_block_is_gone_after_it() -> None:
+    text = (block("use layernorm(affine=elementwise)", "claim a: jacobian(y, beta) == I")
+            + block("claim g: gamma.T*gamma >= 0"))
+    got = expect(text, {"a": "proved", "g": "error"})
+    assert "use layernorm(affine=elementwise)" in got["g"][1]
