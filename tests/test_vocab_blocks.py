@@ -259,3 +259,22 @@ def test_the_vector_gamma_of_a_block_is_gone_after_it() -> None:
             + block("claim g: gamma.T*gamma >= 0"))
     got = expect(text, {"a": "proved", "g": "error"})
     assert "use layernorm(affine=elementwise)" in got["g"][1]
+
+
+def test_the_documents_own_definition_wins_over_clashing_vocabularies() -> None:
+    # the biased standard deviation defined by the document: 1/m sum is true, 1/(m-1) false
+    text = block("document use layernorm(var_denominator=1)", "use batchnorm",
+                 "let sigma = sqrt((P*x).T*(P*x)/d)",
+                 r"latex e: \sigma^2 = \frac{1}{m}\sum_{i=1}^m (x_i - \mu)^2",
+                 r"latex f: \sigma^2 = \frac{1}{m-1}\sum_{i=1}^m (x_i - \mu)^2")
+    expect(text, {"e.1": "proved", "f.1": "refuted"})
+
+
+def test_a_meaning_whose_definitions_ended_with_their_block_is_an_error_at_the_name() -> None:
+    # eps_inside=0 belongs to its block: in the next block sigma = sqrt(v) has no v
+    text = block("use layernorm(eps_inside=0)") + latex_block(
+        "t", r"\hat x = \frac{x-\mu}{\sigma + \epsilon}")
+    got = verdicts(text)
+    (status, message), = [v for k, v in got.items()]
+    assert status == "error" and "t.md:6:" in message, got
+    assert "'v' is not defined in this block" in message and "would mean" in message

@@ -42,14 +42,17 @@ def latex_env(scope: Scope) -> LatexEnv:
     """
     vocabs = scope.latex_vocabs()
     cache: dict[str, Expr | None] = {}
+    why: dict[str, str] = {}  # meaning -> why it cannot be expanded here
 
     def expanded(text: str) -> Expr | None:
         if text not in cache:
             holders = {a: Name(a, Pos(1, 1)) for a in ("gamma", "beta") if not scope.is_defined(a)}
             try:
                 cache[text] = scope.expand(parse_expression(text, "<vocabulary>"), holders)
-            except (SourceError, LimitError, RecursionError, TypeError):
-                cache[text] = None
+            except SourceError as exc:
+                cache[text], why[text] = None, exc.message
+            except (LimitError, RecursionError, TypeError):
+                cache[text], why[text] = None, "it cannot be expanded"
         return cache[text]
 
     def same(a: str, b: str) -> bool:
@@ -70,6 +73,11 @@ def latex_env(scope: Scope) -> LatexEnv:
     if plain_text is not None:
         from .latex import PLAIN_OUTPUT
         mine[PLAIN_OUTPUT] = plain_text
+    for name, text in texts.items():
+        if expanded(text) is None and text in why:
+            # the meaning uses a name this block lacks (a `use` with options ended): say so
+            # at the name in the equation, not at a column of the vocabulary's text
+            conflicts[name] = f"{name} would mean {text}, but here {why[text]}"
     conventional = conventional_names()
     for name, let in scope.lets.items():
         where = let.vocab or (let.origin if name in conventional else "")
@@ -106,6 +114,14 @@ def latex_env(scope: Scope) -> LatexEnv:
         except (SourceError, LimitError, RecursionError, TypeError):
             return None
 
+    def own(name: str) -> bool:
+        """Whether the document defines or declares ``name`` itself (then its meaning wins)."""
+        let = scope.lets.get(name)
+        if let is None:
+            return name in scope.scalars or name in scope.vectors or name in scope.matrices
+        return not (let.vocab or let.origin and name in conventional)
+
+    conflicts = {n: why for n, why in conflicts.items() if not own(n)}
     functions = {name: (param, parse_expression(body, "<vocabulary>"))
                  for v in vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
     plain_output = parse_expression(plain_text, "<vocabulary>") \
