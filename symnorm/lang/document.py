@@ -194,7 +194,7 @@ def _latex_statement(doc: Document, raw: str, lineno: int) -> None:
 
 def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     try:
-        from .latex import parse_latex_equation
+        from .latex import PLAIN_OUTPUT, parse_latex_equation
         from .latex_env import latex_env
     except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
         doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
@@ -225,9 +225,11 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
             doc.scope.add(st)
             if isinstance(st, Let):
                 doc.definitions.append(_definition(st, label, text.strip()))
-                if not st.params and (st.body is env.meanings.get(st.name)
-                                      or st.body is env.plain_output):
-                    # the vocabulary's meaning: it holds in blocks whose vocabularies agree
+                meaning = env.plain_output if st.name == PLAIN_OUTPUT \
+                    else env.meanings.get(st.name)
+                if not st.params and meaning is not None and st.body == meaning:
+                    # the vocabulary's meaning (the reader defines a name of the vocabulary's
+                    # only so): it holds in blocks whose vocabularies agree
                     doc.scope.mark_vocabulary(st.name, f"{uses}, equation {label}")
     except (SourceError, LimitError) as exc:
         doc.scope.restore(state)
