@@ -118,7 +118,8 @@ def latex_block(label: str, equation: str) -> str:
 ACROSS = [
     # batchnorm first (RT10 C4): layernorm's names keep their meaning
     ("use batchnorm", "use layernorm",
-     r"y = \gamma \frac{x}{\sqrt{\frac{1}{d}x^\top x+\epsilon}} + \beta", "refuted"),  # no centering
+     # no centering
+     r"y = \gamma \frac{x}{\sqrt{\frac{1}{d}x^\top x+\epsilon}} + \beta", "refuted"),
     ("use batchnorm", "use layernorm", r"y = \frac{x-\mu}{\sqrt{\sigma^2+\epsilon}}", "proved"),
     ("use batchnorm", "use layernorm", r"\hat x = \frac{x - \mu}{\sigma}", "refuted"),  # no eps
     ("use batchnorm", "use layernorm", r"\hat x = \frac{x}{\sqrt{\mathrm{MS}[x] + \epsilon}}",
@@ -132,7 +133,8 @@ ACROSS = [
      r"\sigma_\mathcal{B}^2 \leftarrow \frac{1}{m-1}\sum_{i=1}^m (x_i-\mu_\mathcal{B})^2",
      "refuted"),
     ("use layernorm", "use batchnorm",
-     r"\hat x_i \leftarrow \frac{x_i-\mu_\mathcal{B}}{\sqrt{\sigma_\mathcal{B}^2+\epsilon}}", "proved"),
+     r"\hat x_i \leftarrow \frac{x_i-\mu_\mathcal{B}}{\sqrt{\sigma_\mathcal{B}^2+\epsilon}}",
+     "proved"),
     ("use layernorm", "use batchnorm",
      r"\hat x_i \leftarrow \frac{x_i-\mu_\mathcal{B}}{\sigma_\mathcal{B}+\epsilon}", "refuted"),
     # both in one block: the same map, so no name is lost

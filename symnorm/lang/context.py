@@ -882,7 +882,8 @@ def _in_vocabularies(name: str) -> str:
 
 def _declared(text: str) -> set[str]:
     """The names the declarations of a vocabulary's text declare."""
-    return {n.strip() for ln in text.splitlines() if ln.startswith(("scalar ", "vector ", "matrix "))
+    kinds = ("scalar ", "vector ", "matrix ")
+    return {n.strip() for ln in text.splitlines() if ln.startswith(kinds)
             for n in ln.split(None, 1)[1].split(",")}
 
 

@@ -140,7 +140,8 @@ def latex_env(scope: Scope) -> LatexEnv:
         target = let.expanded.id
         return target if target in scope.vectors or target in scope.scalars else None
 
-    return LatexEnv(kind=kind, alias=alias, shape=shape, meanings=meanings, affine=affine, output=output,
+    return LatexEnv(kind=kind, alias=alias, shape=shape, meanings=meanings, affine=affine,
+                    output=output,
                     plain_output=plain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,

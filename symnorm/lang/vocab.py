@@ -210,8 +210,8 @@ def conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = froz
                if any(not equal(pairs[0][1], text) for _, text in pairs[1:])}
     for name in clashes:
         del meanings[name]
-    return Conventions(meanings, tuple(affine),
-                       outputs.pop() if len(outputs) == 1 else None, clashes)  # type: ignore[arg-type]
+    output = outputs.pop() if len(outputs) == 1 else None
+    return Conventions(meanings, tuple(affine), output, clashes)  # type: ignore[arg-type]
 
 
 def latex_conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset()
