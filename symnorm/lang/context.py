@@ -17,7 +17,8 @@ Prepared claims are plain frozen data, so they can be pickled to a worker proces
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
 from ..errors import LimitError, SourceError, SpecError
@@ -86,6 +87,9 @@ class _Def:
     block: int = 0  # first line of the block that defined it
     meaning: Expr | None = None  # the expanded body (parameters as names)
     origin: str = ""  # the `use` line that brought it, if any
+    #: a LaTeX equation gave it a vocabulary's conventional meaning: the vocabularies of its
+    #: block and the equation (``use layernorm, equation fC1``), for errors naming both
+    vocab: str = ""
     deps: frozenset[str] = frozenset()  # the definitions it uses, directly or not
 
 
@@ -124,9 +128,22 @@ class Scope:
     gone: dict[str, str] = field(default_factory=dict)
     #: (local, settings note, use text) while a `use` adds its lines
     _using: tuple[bool, str, str] | None = None
+    #: while a `use` with options adds its lines: the names only its options declare
+    _option_decls: frozenset[str] = frozenset()
     vocabs: list[str] = field(default_factory=list)
-    #: vocabularies used with ``affine=elementwise`` (vector gamma, beta; LaTeX reads them so)
+    #: the vocabularies the current block `use`s, and those stated `document use`: the LaTeX
+    #: meanings of conventional names come from these (docs/latex.md)
+    block_vocabs: list[str] = field(default_factory=list)
+    document_vocabs: list[str] = field(default_factory=list)
+    #: vocabularies used with ``affine=elementwise`` in this block or document-wide (vector
+    #: gamma, beta; LaTeX reads them so)
     elementwise: set[str] = field(default_factory=set)
+    document_elementwise: set[str] = field(default_factory=set)
+    #: declarations of a `use` line with options (affine=elementwise's vector gamma, beta):
+    #: they end with the block (name -> the `use` text and line)
+    local_decls: dict[str, str] = field(default_factory=dict)
+    #: document declarations such a `use` line shadows until its block ends: name -> kind, pos
+    shadowed_decls: dict[str, tuple[str, Pos]] = field(default_factory=dict)
     #: the layer letter of LaTeX superscripts (``layer l``: a^l is a), at most one
     layer: str | None = None
     claims: list[PreparedClaim] = field(default_factory=list)
@@ -142,6 +159,24 @@ class Scope:
 
     def is_function(self, name: str) -> bool:
         return name in self.lets and bool(self.lets[name].stmt.params)
+
+    def snapshot(self) -> dict[str, object]:
+        """The scope's state, for :meth:`restore`: an equation is atomic, so when one of its
+        statements is an error none of the others (its definitions) may stay behind."""
+        state: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, dict):
+                value = {k: copy.copy(v) if isinstance(v, _Def) else v for k, v in value.items()}
+            elif isinstance(value, (list, set)):
+                value = copy.copy(value)
+            state[f.name] = value
+        return state
+
+    def restore(self, state: dict[str, object]) -> None:
+        """Go back to a :meth:`snapshot`."""
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def _err(self, msg: str, pos: Pos, hint: str = "") -> SourceError:
         return SourceError(msg, self.file, pos.line, pos.col, hint)
@@ -161,6 +196,17 @@ class Scope:
                     "belong to its block"
                     if d.origin else f"its definition (line {d.stmt.pos.line}) depends on "
                     "definitions or a fixed d of that block")
+        for name, how in self.local_decls.items():
+            for table in (self.scalars, self.vectors, self.matrices):
+                table.pop(name, None)
+            self.gone[name] = f"its declaration came from `{how}, whose declarations belong " \
+                "to its block"
+        for name, (kind, pos) in self.shadowed_decls.items():
+            self._table(kind)[name] = pos  # the document's declaration is back
+            self.gone.pop(name, None)
+        self.local_decls, self.shadowed_decls = {}, {}
+        self.block_vocabs = []
+        self.elementwise = set(self.document_elementwise)
         self.lets.update(self.shadowed)  # the document's definitions are back
         for name in self.shadowed:
             self.gone.pop(name, None)
@@ -226,11 +272,34 @@ class Scope:
                 raise self._err(f"assumption '{new}' contradicts '{old}' (line {old.pos.line})",
                                 new.pos, "claims under contradictory assumptions prove nothing")
 
+    def _table(self, kind: str) -> dict[str, Pos]:
+        return {"scalar": self.scalars, "vector": self.vectors, "matrix": self.matrices}[kind]
+
+    def latex_vocabs(self) -> list[str]:
+        """The vocabularies whose conventional LaTeX names hold in the current block: those
+        it `use`s itself with the document-wide ones, or, in a block that `use`s none (a
+        ``latex`` block), every vocabulary the document used so far."""
+        own = self.block_vocabs + self.document_vocabs
+        return list(dict.fromkeys(own if self.block_vocabs else self.vocabs))
+
+    def mark_vocabulary(self, name: str, text: str) -> None:
+        """Record that ``name`` was defined with a vocabulary's conventional meaning."""
+        if name in self.lets:
+            self.lets[name].vocab = text
+
     def _declare(self, kind: str, name: str, pos: Pos) -> None:
         if kind == "layer":
             self._declare_layer(name, pos)
             return
-        table = {"scalar": self.scalars, "vector": self.vectors, "matrix": self.matrices}[kind]
+        table = self._table(kind)
+        if name in self._option_decls and name not in table:
+            # a `use` line with options declares for its block (affine=elementwise's vector
+            # gamma): a document declaration of the name as another kind waits for the end
+            for other in ("scalar", "vector", "matrix"):
+                if name in self._table(other) and name not in self.shadowed_decls:
+                    self.shadowed_decls[name] = (other, self._table(other).pop(name))
+            if name not in self.lets:
+                self.local_decls.setdefault(name, f"{self._using[2]}` (line {pos.line})")
         if name == self.layer:
             raise self._err(f"{name!r} is the layer letter (layer {name})", pos)
         if name in BUILTIN_NAMES or name in BUILTIN_FUNCTIONS or name in SUGAR_FUNCTIONS:
@@ -242,6 +311,7 @@ class Scope:
         if name in self.lets:
             raise self._err(f"{name!r} is already defined by `let`", pos)
         table.setdefault(name, pos)
+        self.gone.pop(name, None)
 
     def _declare_layer(self, name: str, pos: Pos) -> None:
         """``layer l``: in LaTeX, a^l and a^{(l)} are a (one layer is modelled)."""
@@ -295,6 +365,8 @@ class Scope:
             elif isinstance(e, VectorLit):
                 stack += list(e.items)
                 local = local or self._d_is_local()
+            if ref in self.local_decls:
+                local = True
             if ref in self.lets:
                 local = local or self.lets[ref].local
                 settings += self.lets[ref].settings
@@ -326,7 +398,11 @@ class Scope:
         old = self.lets.get(st.name)
         shadowing = False
         if old is not None:
-            if old.stmt == st and old.meaning == self._meaning(st):
+            if (old.stmt == st or self._using is not None and not old.local and not local
+                    and old.stmt.params == st.params and (old.vocab or old.origin)) \
+                    and old.meaning == self._meaning(st):
+                # a vocabulary's definition of a name an earlier vocabulary (or equation
+                # with its meaning: \mu = mean(x)) defined as the same expression
                 # the same definition twice (vocabularies), with the same meaning
                 if old.local and not local:  # needs no setting of this block after all
                     old.local, old.settings = False, settings
@@ -413,19 +489,27 @@ class Scope:
         shaping = [k for k, _ in st.options if k not in ("d", "eps")]
         self._using = (local, f"the definitions of {use_text} (line {st.pos.line})"
                        if shaping else "", use_text)
+        if local:
+            self._option_decls = frozenset(_declared(text) - _declared(vocabulary_text(
+                st.vocab, {})))
         try:
             for line in text.splitlines():
                 stmt = parse_statement(line, f"<vocabulary {st.vocab}>", st.pos.line)
                 # a vocabulary that fixes d (groupnorm) fixes it as its `use` line says
                 self.add(stmt, document=document and isinstance(stmt, Let) and stmt.name == "d")
         finally:
-            self._using = None
+            self._using, self._option_decls = None, frozenset()
         if eps_value is not None:
             self._assume(Relation("==", Name("eps", st.pos), eps_value, st.pos), document,
                          f"eps == {eps_value} ({where})")
         self.vocabs.append(st.vocab)
+        self.block_vocabs.append(st.vocab)
+        if document:
+            self.document_vocabs.append(st.vocab)
         if opts.get("affine"):
             self.elementwise.add(st.vocab)
+            if document:
+                self.document_elementwise.add(st.vocab)
 
     def _claim(self, st: Claim) -> None:
         if st.label in self.labels:
@@ -607,6 +691,17 @@ class Scope:
         """A definition, refused where this block's `use` options redefined a name it uses:
         it would mix the document's definitions with the block's."""
         d = self.lets[name]
+        if self.shadowed_decls and not d.local:
+            used = _names(d.expanded if d.expanded is not None else d.meaning) \
+                if (d.expanded or d.meaning) is not None else set()
+            hit = sorted(used & self.shadowed_decls.keys())
+            if hit:
+                kind = self.shadowed_decls[hit[0]][0]
+                raise self._err(f"{name!r} (line {d.stmt.pos.line}) was defined with the "
+                                f"document's {kind} {hit[0]!r}, which this block declares "
+                                f"otherwise by `{self.local_decls.get(hit[0], 'its use line')}",
+                                pos, f"define it again in this block under another name, or "
+                                f"use {name!r} in a block without those options")
         stale = sorted(n for n in d.deps if n in self.shadowed) if self.shadowed else []
         if stale and not d.local:
             where = self.lets[stale[0]].origin
@@ -783,6 +878,13 @@ def _in_vocabularies(name: str) -> str:
     if not having:
         return ""
     return f"{' and '.join(having)} {'defines' if len(having) == 1 else 'define'} it; "
+
+
+def _declared(text: str) -> set[str]:
+    """The names the declarations of a vocabulary's text declare."""
+    kinds = ("scalar ", "vector ", "matrix ")
+    return {n.strip() for ln in text.splitlines() if ln.startswith(kinds)
+            for n in ln.split(None, 1)[1].split(",")}
 
 
 def _touches_d(rels, vectors, matrices) -> bool:

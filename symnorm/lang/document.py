@@ -194,36 +194,50 @@ def _latex_statement(doc: Document, raw: str, lineno: int) -> None:
 
 def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     try:
-        from .latex import parse_latex_equation
+        from .latex import GAIN_OUTPUT, PLAIN_OUTPUT, parse_latex_equation
         from .latex_env import latex_env
     except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
         doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
         return
     lead = len(text) - len(text.lstrip())
+    # an equation is atomic: if any of its statements is an error, it defines nothing
+    state, known = doc.scope.snapshot(), len(doc.definitions)
     try:
         if not is_label(label):  # labels reach shells and terminals: a safe alphabet only
             shown = label if len(label) <= MAX_LABEL else f"{label[:20]}..."
             raise SourceError(f"invalid claim label {shown!r} ({len(label)} characters)",
                               doc.path, line, 1,
                               f"labels match {LABEL_CHARS}, at most {MAX_LABEL} characters")
+        env = latex_env(doc.scope)
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,
                                      is_dimension=lambda n: _is_dimension(doc.scope, n),
-                                     env=latex_env(doc.scope))
+                                     env=env)
         if not any(isinstance(st, (Claim, Let)) for st in stmts):
             # `a > 5` alone would silently check nothing: say so
             raise SourceError(f"equation {label} holds only assumptions; nothing to check",
                               doc.path, line, col + lead,
                               "write the inequality as a claim (`claim L: s > 0`) or put it "
                               "beside the equation it qualifies")
+        uses = ", ".join(f"use {v}" for v in doc.scope.latex_vocabs())
         for st in stmts:
             doc.scope.add(st)
             if isinstance(st, Let):
                 doc.definitions.append(_definition(st, label, text.strip()))
+                meaning = {PLAIN_OUTPUT: env.plain_output, GAIN_OUTPUT: env.gain_output}.get(
+                    st.name, env.meanings.get(st.name))
+                if not st.params and meaning is not None and st.body == meaning:
+                    # the vocabulary's meaning (the reader defines a name of the vocabulary's
+                    # only so): it holds in blocks whose vocabularies agree
+                    doc.scope.mark_vocabulary(st.name, f"{uses}, equation {label}")
     except (SourceError, LimitError) as exc:
+        doc.scope.restore(state)
+        del doc.definitions[known:]
         doc.errors.append(_as_source_error(exc, doc.path, line))
     except RecursionError:
+        doc.scope.restore(state)
+        del doc.definitions[known:]
         doc.errors.append(SourceError("LaTeX nested too deeply", doc.path, line, col))
 
 

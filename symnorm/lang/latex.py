@@ -144,6 +144,11 @@ class LatexEnv:
     #: whether the document's definition of a name is the vocabulary's LaTeX meaning (an
     #: earlier equation defined it so)
     vocab_let: Callable[[str], bool] = lambda n: False
+    #: conventional names this block may not use: name -> why (two vocabularies of the block
+    #: give it different meanings, or an earlier block gave it one this block does not)
+    conflicts: dict[str, str] = field(default_factory=dict)
+    #: the declared variable a definition is another name of (``let z = x``: ``x``), else None
+    alias: Callable[[str], str | None] = lambda n: None
 
 
 def parse_latex_equation(
@@ -246,6 +251,14 @@ def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, fi
         raise _err(f"the equation names the dimension both {' and '.join(sorted(used))}: the "
                    f"size name {sorted(sizes)[0]} must be the only count in its equation",
                    pos, file, "write one count throughout (\\frac{1}{NHW}\\sum_{i=1}^{NHW})")
+    # two vocabularies' counts (batchnorm's mini-batch size m, rmsnorm's feature count n)
+    # are both d here, but no source means them as one number
+    counts = sorted(n for n in used - {"d"} if reader._vocab(n) or reader.env.vocab_let(n))
+    if len(counts) > 1:
+        raise _err(f"the equation names the dimension both {' and '.join(counts)}, the counts "
+                   "of two vocabularies (a mini-batch size and a feature count are different "
+                   "numbers in the sources)", raws[0].pos, file,
+                   f"write one count throughout (d, or {counts[0]} alone)")
 
 
 def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
@@ -274,7 +287,7 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
         n for n in own if env.kind(n) in ("scalar", "vector") and n not in VOCAB_INPUTS))))
     for r in stating:
         for n in sorted(names_in(r.right)):
-            if n in AFFINE_WORDS and env.kind(n) is not None:
+            if n in AFFINE_WORDS and env.kind(n) is not None and not env.vocab_let(n):
                 raise _err(f"{n} is declared by the document, so it is not the vocabulary's "
                            f"{AFFINE_WORDS[n]}, and the output {out} of the vocabulary is "
                            f"{env.meanings[out]}", r.pos, reader.file,
@@ -297,6 +310,8 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
         names = names_in(r.right)
         if out in names:
             return None
+        if r not in stating:  # a condition (\text{if}\ weight = 2) is part of the equation
+            names |= names_in(r.left)
         for n in names:
             if n in env.meanings and reader._vocab(n):
                 written |= set(params) & names_in(env.meanings[n])  # weight: gamma
@@ -416,6 +431,7 @@ class _Equation:
         for r in raws:
             r = RawRel(r.op, r.op_text, self._partials(r.left), self._partials(r.right),
                        r.pos, r.source, r.chain, r.cond_of)
+            self._refuse_conflicts(r)
             target = _def_target(r.left)
             if r.cond_of != -1:  # after \text{if}: a hypothesis of the chain before it
                 if r.op in DEFINERS or (r.op == "==" and target is not None
@@ -464,8 +480,10 @@ class _Equation:
         lets = [Let(lt.name, lt.params,
                     self._broadcast(self._calls(lt.body), set(lt.params)), lt.pos)
                 for lt in lets]
-        out: list[Statement] = self._vocabulary_names(lets, [rel for _, rel in pending],
-                                                      raws[0].pos if raws else Pos(1, 1))
+        # conditions are part of the equation: their vocabulary names (weight) are defined too
+        out: list[Statement] = self._vocabulary_names(
+            lets, [rel for _, rel in pending] + [c for cs in given.values() for c in cs],
+            raws[0].pos if raws else Pos(1, 1))
         out += lets
         for k, (r, rel) in enumerate(pending, 1):
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()
@@ -509,6 +527,23 @@ class _Equation:
                    if o is not r and _def_target(o.left) != target)
         return not used
     # --- vocabulary meanings, derivatives, broadcasting ------------------------------------
+
+    def _refuse_conflicts(self, r: RawRel) -> None:
+        """A conventional name whose meaning this block's vocabularies do not establish is an
+        error at the name: never a silent definition, never the other block's meaning."""
+        if not self.env.conflicts:
+            return
+        stack: list[object] = [r.left, r.right]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (Name, Indexed)) and node.id in self.env.conflicts:
+                raise _err(self.env.conflicts[node.id], node.pos, self.file,
+                           f"write the equation in a block that uses the vocabulary it "
+                           f"belongs to, or name the quantity yourself (`let {node.id}_2 = "
+                           "...` in a symnorm block before the equation)")
+            if isinstance(node, Indexed) and getattr(node, "expr", None) is not None:
+                stack.append(node.expr)
+            stack.extend(_children(node))
 
     def _calls(self, e: Expr) -> Expr:
         """Expand the calls whose LaTeX meaning the vocabulary gives (``\\mathrm{RMS}(x)``)."""
@@ -758,6 +793,13 @@ class _Equation:
         """
         pos = pt.pos
         named = pt.named
+        same = self.env.alias(pt.var) if pt.var not in self.lets and self.kind(pt.var) == "let" \
+            and not self.defined(named) else None
+        if same is not None:
+            # a definition that is another name of a declared variable (batchnorm's z = x)
+            # differentiates as that variable: the same Jacobian, never a graph-partial name
+            pt = replace(pt, var=same)
+            named = pt.named
         index = pt.var_index or pt.num_index
         fallback: object = Indexed(named, index, pos) if index else Name(named, pos)
         var_kind = self.kind(pt.var)

@@ -15,12 +15,14 @@ from .latex import LatexEnv, names_in
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
 from .vocab import (
+    LATEX_CLAIM_NAMES,
     LATEX_FUNCTIONS,
     LATEX_GAIN_OUTPUT,
     LATEX_PLAIN_OUTPUT,
     LATEX_SETS,
     LATEX_VECTOR_AFFINE,
-    latex_conventions,
+    conventional_names,
+    conventions,
     vector_affine,
 )
 
@@ -33,13 +35,76 @@ _SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix"
 
 
 def latex_env(scope: Scope) -> LatexEnv:
-    """The reader's view of ``scope`` (the vocabularies in force and the declared names)."""
-    texts, affine, output = latex_conventions(list(scope.vocabs), scope.elementwise)
+    """The reader's view of ``scope`` (the vocabularies in force and the declared names).
+
+    The conventional names mean what the vocabularies of the equation's own block say
+    (:meth:`Scope.latex_vocabs`); two meanings that expand to the same expression are one
+    (layernorm's ``N(x)`` and batchnorm's ``BN(x)``).  A name an earlier equation (or a
+    vocabulary's own definition) gave a meaning this block's vocabularies do not give it is
+    a conflict: the reader refuses every equation that uses it.
+    """
+    vocabs = scope.latex_vocabs()
+    cache: dict[str, Expr | None] = {}
+    why: dict[str, str] = {}  # meaning -> why it cannot be expanded here
+
+    def expanded(text: str) -> Expr | None:
+        if text not in cache:
+            holders = {a: Name(a, Pos(1, 1)) for a in ("gamma", "beta") if not scope.is_defined(a)}
+            try:
+                cache[text] = scope.expand(parse_expression(text, "<vocabulary>"), holders)
+            except SourceError as exc:
+                cache[text], why[text] = None, exc.message
+            except (LimitError, RecursionError, TypeError):
+                cache[text], why[text] = None, "it cannot be expanded"
+        return cache[text]
+
+    def same(a: str, b: str) -> bool:
+        ea = expanded(a)
+        return a == b or ea is not None and ea == expanded(b)
+
+    conv = conventions(vocabs, scope.elementwise, same, set(scope.block_vocabs))
+    texts, affine, output = conv.meanings, conv.affine, conv.output
     # the document's own vector gamma (beta) of use rmsnorm: the output is entrywise
-    vectors = set(scope.vectors) if set(scope.vocabs) & LATEX_VECTOR_AFFINE else set()
+    vectors = set(scope.vectors) if set(vocabs) & LATEX_VECTOR_AFFINE else set()
     if output in texts:
         texts[output] = vector_affine(texts[output], vectors)
     meanings = {n: parse_expression(t, "<vocabulary>") for n, t in texts.items()}
+    uses = ", ".join(f"use {v}" for v in vocabs) or "no vocabulary"
+    conflicts = {name: f"the vocabularies of this block give {name} different meanings: "
+                 + "; ".join(f"{t} ({'use ' + v})" for v, t in pairs)
+                 for name, pairs in conv.clashes.items()}
+    plains = [LATEX_PLAIN_OUTPUT[v] for v in vocabs if v in LATEX_PLAIN_OUTPUT]
+    plain_text = plains[0] if plains and all(same(plains[0], p) for p in plains) else None
+    if set(vocabs) & scope.elementwise:
+        # with affine=elementwise the document says the layer has its gain (and bias): a
+        # formula that drops them is refuted, never read as the layer without them
+        plain_text = None
+    gains = {LATEX_GAIN_OUTPUT[v] for v in vocabs if v in LATEX_GAIN_OUTPUT}
+    gain_text = vector_affine(gains.pop(), vectors) if len(gains) == 1 and plain_text \
+        else None
+    mine: dict[str, str] = {n: t for v in vocabs for n, t in LATEX_CLAIM_NAMES.get(v, {}).items()}
+    mine.update(texts)
+    if plain_text is not None:
+        from .latex import GAIN_OUTPUT, PLAIN_OUTPUT
+        mine[PLAIN_OUTPUT] = plain_text
+        if gain_text is not None:
+            mine[GAIN_OUTPUT] = gain_text
+    for name, text in texts.items():
+        if expanded(text) is None and text in why:
+            # the meaning uses a name this block lacks (a `use` with options ended): say so
+            # at the name in the equation, not at a column of the vocabulary's text
+            conflicts[name] = f"{name} would mean {text}, but here {why[text]}"
+    conventional = conventional_names()
+    for name, let in scope.lets.items():
+        where = let.vocab or (let.origin if name in conventional else "")
+        if not where or let.stmt.params or name in conflicts:
+            continue
+        text = mine.get(name)
+        if text is not None and let.expanded is not None and expanded(text) == let.expanded:
+            continue
+        given = f"{name} means {let.stmt.body} ({where}, line {let.stmt.pos.line})"
+        conflicts[name] = (f"{given}, but the vocabularies of this block ({uses}) give it "
+                           + (f"another meaning, {text}" if text is not None else "none"))
 
     def kind(name: str) -> str | None:
         for k, table in (("scalar", scope.scalars), ("vector", scope.vectors),
@@ -65,27 +130,39 @@ def latex_env(scope: Scope) -> LatexEnv:
         except (SourceError, LimitError, RecursionError, TypeError):
             return None
 
+    def own(name: str) -> bool:
+        """Whether the document defines or declares ``name`` itself (then its meaning wins)."""
+        let = scope.lets.get(name)
+        if let is None:
+            return name in scope.scalars or name in scope.vectors or name in scope.matrices
+        return not (let.vocab or let.origin and name in conventional)
+
+    conflicts = {n: why for n, why in conflicts.items() if not own(n)}
     functions = {name: (param, parse_expression(body, "<vocabulary>"))
-                 for v in scope.vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
-    # with affine=elementwise the document says the layer has its gain (and bias): a formula
-    # that drops them is refuted, never read as the layer without them
-    plain = {LATEX_PLAIN_OUTPUT[v] for v in scope.vocabs if v in LATEX_PLAIN_OUTPUT}
-    if set(scope.vocabs) & scope.elementwise:
-        plain = set()
-    plain_output = parse_expression(plain.pop(), "<vocabulary>") if len(plain) == 1 \
-        and output in meanings else None
-    gains = {LATEX_GAIN_OUTPUT[v] for v in scope.vocabs if v in LATEX_GAIN_OUTPUT}
-    gain_output = parse_expression(vector_affine(gains.pop(), vectors),
-                                   "<vocabulary>") if len(gains) == 1 and plain_output else None
+                 for v in vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
+    plain_output = parse_expression(plain_text, "<vocabulary>") \
+        if plain_text is not None and output in meanings else None
+    gain_output = parse_expression(gain_text, "<vocabulary>") \
+        if gain_text is not None and plain_output is not None else None
 
     def vocab_let(name: str) -> bool:
+        """Whether the document's definition of ``name`` is this block's meaning of it."""
         let = scope.lets.get(name)
-        return let is not None and not let.stmt.params and name in meanings \
-            and str(let.stmt.body) == str(meanings[name])
+        return let is not None and not let.stmt.params and name not in conflicts \
+            and bool(let.vocab or let.origin and name in conventional)
 
-    return LatexEnv(kind=kind, shape=shape, meanings=meanings, affine=affine, output=output,
+    def alias(name: str) -> str | None:
+        let = scope.lets.get(name)
+        if let is None or let.stmt.params or not isinstance(let.expanded, Name):
+            return None
+        target = let.expanded.id
+        return target if target in scope.vectors or target in scope.scalars else None
+
+    return LatexEnv(kind=kind, alias=alias, shape=shape, meanings=meanings, affine=affine,
+                    output=output,
                     plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
                     reaches=reaches,
-                    sets={k: v for voc in scope.vocabs for k, v in LATEX_SETS.get(voc, {}).items()})
+                    conflicts=conflicts,
+                    sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()})

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..errors import SpecError
 from ..spec import NormSpec, layer_norm, rms_norm
 
-__all__ = ["LATEX_MEANINGS", "VOCABULARIES", "latex_conventions", "normalizer_text", "register",
-           "vector_affine", "vocabulary_text"]
+__all__ = ["LATEX_MEANINGS", "VOCABULARIES", "Conventions", "conventions", "latex_conventions",
+           "normalizer_text", "register", "vector_affine", "vocabulary_text"]
 
 
 def normalizer_text(spec: NormSpec, y: str) -> str:
@@ -140,6 +141,16 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
 # BN(x) = \gamma \odot (x - \hat\mu_B) / \hat\sigma_B + \beta (sections 8.5.1, 8.5.2.3): its
 # sigma-hat is sqrt(variance + eps), unlike the eps-free sigma.  A source that means an
 # eps-free estimate by the hat is refuted against it (read as shows the meaning).
+
+#: Conventional LaTeX names whose meaning is the vocabulary's own claim-language definition
+#: (``use batchnorm`` defines ``mu`` and the mini-batch size ``m``): they hold in LaTeX only
+#: in blocks of that vocabulary, like the names of :data:`LATEX_MEANINGS`.
+LATEX_CLAIM_NAMES: dict[str, dict[str, str]] = {"batchnorm": {"mu": "ones.T*x/d", "m": "d"}}
+def conventional_names() -> set[str]:
+    """The names of :data:`LATEX_MEANINGS` and :data:`LATEX_CLAIM_NAMES` of every vocabulary."""
+    return {n for t in (*LATEX_MEANINGS.values(), *LATEX_CLAIM_NAMES.values()) for n in t}
+
+
 #: Functions whose LaTeX name means something else than the vocabulary's claim-language
 #: name: with ``use rmsnorm``, sources' ``\\mathrm{RMS}(x)`` is the scalar root mean square
 #: (PyTorch's RMSNorm docstring: eps inside), while the vocabulary's ``RMS(y)`` keeps its old
@@ -200,22 +211,31 @@ LATEX_ELEMENTWISE: dict[str, str] = {"layernorm": "hadamard(gamma, N(x)) + beta"
                                      "rmsnorm": "hadamard(gamma, RMS(x))"}
 
 
-def latex_conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset()
-                      ) -> tuple[dict[str, str], tuple[str, ...], str | None]:
-    """(meanings, affine parameters, output) of the vocabularies in force.
+class Conventions(NamedTuple):
+    """The LaTeX conventions of the vocabularies in force in one block."""
 
-    A name two vocabularies give different meanings is left out (the document must define
-    it); with two outputs there is none.  ``elementwise``: the vocabularies used with
-    ``affine=elementwise``, whose gain and bias are declared vectors (not scalar affine
-    parameters) and whose ``y`` is entrywise.
+    meanings: dict[str, str]
+    affine: tuple[str, ...]
+    output: str | None
+    #: names two of the vocabularies give different meanings: name -> [(vocab, meaning)]
+    clashes: dict[str, list[tuple[str, str]]]
 
-    >>> latex_conventions(["layernorm"])[2]
-    'y'
-    >>> latex_conventions(["layernorm"], {"layernorm"})[0]["y"]
-    'hadamard(gamma, N(x)) + beta'
+
+def conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset(),
+                same: Callable[[str, str], bool] | None = None,
+                first: frozenset[str] | set[str] = frozenset()) -> Conventions:
+    """The meanings, affine parameters, output and clashes of the vocabularies ``vocabs``.
+
+    Two vocabularies may give a name meanings that are the same map written differently
+    (layernorm's ``\\hat x`` is ``N(x)``, batchnorm's ``BN(x)``); ``same(a, b)`` decides
+    that (the scope compares the expansions), and only a name whose meanings differ by it
+    is a clash, left out of ``meanings``.  Without ``same`` meanings are compared as text.
+    ``first``: the vocabularies the block itself uses; where one of them gives a name a
+    meaning, the others' (stated ``document use`` elsewhere) do not count, as the block's
+    own definitions shadow the document's.
     """
     meanings: dict[str, str] = {}
-    clash: set[str] = set()
+    given: dict[str, list[tuple[str, str]]] = {}
     affine: list[str] = []
     outputs = {LATEX_OUTPUT.get(v, "y" if v in elementwise else None) for v in vocabs} - {None}
     for v in vocabs:
@@ -223,14 +243,39 @@ def latex_conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] 
         if v in elementwise:
             table["y"] = LATEX_ELEMENTWISE[v]
         for name, text in table.items():
-            if meanings.get(name, text) != text:
-                clash.add(name)
-            meanings[name] = text
+            given.setdefault(name, []).append((v, text))
+            meanings.setdefault(name, text)
         if v not in elementwise:
             affine += [a for a in LATEX_AFFINE.get(v, ()) if a not in affine]
-    for name in clash:
+    for name, pairs in given.items():
+        own = [p for p in pairs if p[0] in first]
+        if own:
+            given[name], meanings[name] = own, own[0][1]
+    equal = same or (lambda a, b: a == b)
+    clashes = {name: pairs for name, pairs in given.items()
+               if any(not equal(pairs[0][1], text) for _, text in pairs[1:])}
+    for name in clashes:
         del meanings[name]
-    return meanings, tuple(affine), outputs.pop() if len(outputs) == 1 else None  # type: ignore[return-value]
+    output = outputs.pop() if len(outputs) == 1 else None
+    return Conventions(meanings, tuple(affine), output, clashes)  # type: ignore[arg-type]
+
+
+def latex_conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset()
+                      ) -> tuple[dict[str, str], tuple[str, ...], str | None]:
+    """(meanings, affine parameters, output) of the vocabularies in force.
+
+    A name two vocabularies give different meanings (as text) is left out; with two outputs
+    there is none.  ``elementwise``: the vocabularies used with ``affine=elementwise``, whose
+    gain and bias are declared vectors (not scalar affine parameters) and whose ``y`` is
+    entrywise.
+
+    >>> latex_conventions(["layernorm"])[2]
+    'y'
+    >>> latex_conventions(["layernorm"], {"layernorm"})[0]["y"]
+    'hadamard(gamma, N(x)) + beta'
+    """
+    c = conventions(vocabs, elementwise)
+    return c.meanings, c.affine, c.output
 
 
 #: name -> (spec factory from options, definitions generator)
