@@ -57,13 +57,6 @@ claim t05: Jy*Jy == diag(gamma)*J*diag(gamma)*J
 ```
 
 ```symnorm
-use rmsnorm(affine=elementwise)
-claim r31: Jy*x == eps/r**3*x
-claim r32: y == hadamard(gamma, x)/r**2
-claim t06: Jy*x == eps/r**3*hadamard(gamma, x)
-```
-
-```symnorm
 use layernorm(d=2)
 vector g
 claim t07: hadamard(c, c) == v*ones
@@ -118,6 +111,15 @@ y = \hat x * \gamma * \gamma + \beta
 
 ```latex lt07
 \frac{\partial \ell}{\partial x} = J \cdot (\gamma \odot \frac{\partial \ell}{\partial y})
+```
+
+<!-- after the latex blocks: a latex block takes every vocabulary used before it, and
+rmsnorm's y (its output since issue 10) is not layernorm's -->
+```symnorm
+use rmsnorm(affine=elementwise)
+claim r31: Jy*x == eps/r**3*x
+claim r32: y == hadamard(gamma, x)/r**2
+claim t06: Jy*x == eps/r**3*hadamard(gamma, x)
 ```
 """
 
