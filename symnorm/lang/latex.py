@@ -20,7 +20,6 @@ from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_index import (
-    MAX_ENTRYWISE_TERMS,
     SUM_ENTRIES,
     SUM_SCALED,
     SUM_SQUARES,
@@ -28,7 +27,6 @@ from symnorm.lang.latex_index import (
     Indexed,
     IndexSum,
     Partial,
-    entrywise_terms,
     has_index,
     lower,
     product_factors,
@@ -896,7 +894,6 @@ class _Equation:
         dim = self.env.dimension
         left, lv = lower(r.left, None, self.file, free, dim)
         right, rv = lower(r.right, None, self.file, free, dim)
-        self._entrywise_limit(entrywise_terms(left) + entrywise_terms(right), r.pos)
         if lv and not rv:
             right = BinOp("*", right, Name("ones", r.pos), r.pos)
         elif rv and not lv and self._shape(left, set()) != "column":
@@ -904,12 +901,6 @@ class _Equation:
             # (y = \frac{x_i}{...}\gamma_i) is the entrywise claim y_i = ..., kept as is
             left = BinOp("*", left, Name("ones", r.pos), r.pos)
         return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
-
-    def _entrywise_limit(self, terms: int, pos: Pos) -> None:
-        if terms > MAX_ENTRYWISE_TERMS:
-            raise _err(f"the entrywise products of this relation write out {terms} terms (the "
-                       f"limit is {MAX_ENTRYWISE_TERMS}: d terms per product)", pos, self.file,
-                       "split the relation, or check it at a smaller d")
 
     def _define(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None) -> None:
         if target is None:
@@ -925,7 +916,6 @@ class _Equation:
                        "use = to state a claim about a defined name")
         free = [r.left.index] if isinstance(r.left, Indexed) else []
         body, vec = lower(r.right, None, self.file, free, self.env.dimension)
-        self._entrywise_limit(entrywise_terms(body), r.pos)
         if kind == "indexed" and not vec:
             body = BinOp("*", body, Name("ones", r.pos), r.pos)
         elif kind != "indexed" and vec and not (kind == "plain" and len(set(free)) == 1):

@@ -220,16 +220,6 @@ def lower(e: object, bound: str | None, file: str,
     raise _err(f"internal: unexpected node {type(e).__name__}", Pos(1, 1), file)
 
 
-def entrywise_terms(e: Expr) -> int:
-    """How many unit-vector terms entrywise products in ``e`` wrote out: none since they
-    are the node ``hadamard(u, v)`` (kept for callers that bound the write-out)."""
-    return 0
-
-
-#: Kept for callers: the write-out over unit vectors is gone, so no relation reaches it.
-MAX_ENTRYWISE_TERMS = 64
-
-
 def _plain_scalar(e: Expr) -> bool:
     """A number, or a product or quotient of numbers (``2``, ``\\frac{1}{2}``, ``-3``)."""
     if isinstance(e, Num):
