@@ -690,16 +690,22 @@ class _Equation:
     def _reaches_expr(self, e: Expr, var: str) -> bool:
         """Whether ``e``, with this equation's and the vocabulary's definitions and the
         document's expanded, mentions ``var`` (False when unknown)."""
+        e, _ = self._expand_here(e, var)
+        found = self.env.reaches(e)
+        return found is not None and var in found
+
+    def _expand_here(self, e: Expr, var: str) -> tuple[Expr, bool]:
+        """``e`` with this equation's definitions and the vocabulary's meanings put in (all
+        but ``var``), and whether that ended within 64 rounds."""
         for _ in range(64):
             mapping = {n: (self.lets[n].body if n in self.lets else self.env.meanings[n])
                        for n in names_in(e) if n != var and (
                            n in self.lets and not self.lets[n].params
                            or n not in self.lets and self._vocab(n) and n in self.env.meanings)}
             if not mapping:
-                break
+                return e, True
             e = subst(e, mapping)
-        found = self.env.reaches(e)
-        return found is not None and var in found
+        return e, False
 
     def _entries_of(self, e: Call, arg: Expr, params: set[str]) -> Expr:
         """``E[x^2]``, ``\\sum x^2``, ``\\sum x``, ``\\sum_{i=1}^n x^2``: sums and means of the
@@ -847,16 +853,8 @@ class _Equation:
 
     def _reaches(self, name: str, var: str) -> bool:
         """Whether the definition of ``name``, expanded, mentions ``var`` (True when unknown)."""
-        e: Expr = Name(name, Pos(1, 1))
-        for _ in range(64):  # definitions of this equation and the vocabulary's meanings
-            mapping = {n: (self.lets[n].body if n in self.lets else self.env.meanings[n])
-                       for n in names_in(e) if n != var and (
-                           n in self.lets and not self.lets[n].params
-                           or n not in self.lets and self._vocab(n) and n in self.env.meanings)}
-            if not mapping:
-                break
-            e = subst(e, mapping)
-        else:
+        e, done = self._expand_here(Name(name, Pos(1, 1)), var)
+        if not done:
             return True
         found = self.env.reaches(e)  # the document's definitions and calls, expanded
         return found is None or var in found
