@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import pty
 import re
-import select
-import struct
 import subprocess
 import sys
-import termios
-import time
 from pathlib import Path
 
 import pytest
+from pty_support import in_pty
 
 from symnorm.check.run import check_text, find_documents
 from symnorm.cli import main
@@ -63,30 +57,7 @@ def test_paper_reproduce_line_names_paper(capsys):
 # --- progress bar -----------------------------------------------------------------------------
 
 def _in_pty(args: list[str], cwd: Path, stdout_pipe: bool = False) -> tuple[int, str, str]:
-    """Run symnorm with stderr (and stdout unless ``stdout_pipe``) on a pseudo-terminal."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "symnorm", *args], cwd=cwd, stdin=slave,
-                            stdout=subprocess.PIPE if stdout_pipe else slave, stderr=slave)
-    os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            seen += chunk
-        elif proc.poll() is not None:
-            break
-    piped = proc.stdout.read().decode() if stdout_pipe else ""
-    proc.wait(timeout=60)
-    os.close(master)
-    return proc.returncode, seen.decode("utf-8", "replace"), piped
+    return in_pty(args, cwd, stdout_pipe)
 
 
 def _two_claims(tmp_path: Path) -> None:

@@ -2,46 +2,15 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
-import select
-import struct
-import subprocess
-import sys
-import termios
-import time
-
 import pytest
+from pty_support import in_pty
 
 from symnorm.derivation import derive, derive_steps
 
 
 def _in_pty(args: list[str], stdout_pipe: bool = False) -> tuple[int, str, str]:
-    """Run symnorm with stderr (and stdout unless ``stdout_pipe``) on a pseudo-terminal."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 160, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "symnorm", *args], stdin=slave,
-                            stdout=subprocess.PIPE if stdout_pipe else slave, stderr=slave)
-    os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            seen += chunk
-        elif proc.poll() is not None:
-            break
-    piped = proc.stdout.read().decode() if stdout_pipe else ""
-    proc.wait(timeout=60)
-    os.close(master)
-    return proc.returncode, seen.decode("utf-8", "replace"), piped
+    """Run derive on a terminal 160 columns wide (its step lines are long)."""
+    return in_pty(args, stdout_pipe=stdout_pipe, columns=160)
 
 
 def test_steps_on_a_terminal():
