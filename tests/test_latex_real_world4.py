@@ -1,0 +1,257 @@
+"""The fourth real-world corpus (``tests/real_world_corpus4.py``): what symnorm accepts
+verbatim, with which verdict, and each entry's ``truth`` computed with numpy and PyTorch
+(functional layers and autograd as the reference) without symnorm, as in
+``test_latex_real_world3.py``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from real_world_corpus4 import CORPUS
+from test_latex_real_world2 import (
+    _DY, _G, _X, BETA, EPS, GAMMA, _bn, _jac, _ln, _rms, _same, _t, _torch, verdicts,
+)
+
+ENTRIES = {c[0]: c for c in CORPUS}
+M = len(_X)
+Q = Fraction
+
+#: refused entries, by the construct their first error names
+REFUSED = {
+    # plain-text formulas: a word the document does not define
+    "keras.mean": "'mean' is written as a word",           # sum(... for j in range(k))
+    "keras.var": "'var' is written as a word",
+    "keras.normalized": "double subscript",                  # x_i_normalized
+    "keras.output": "'output' is written as a word",
+    "mxnet.layernorm": "'out' is written as a word",
+    "ms.ops.layernorm": "'mean' is written as a word",       # \frac{x - mean}{...}
+    "max.rms_norm": "'output' is written as a word",
+    "edifice.rmsnorm": "'Norm' is written as a word",        # RMSNorm(x) = ...
+    "cs231n.running_mean": "'running' is written as a word",  # running_mean, no \_
+    "cs231n.running_var": "'running' is written as a word",
+    # a call of a name that is not a function
+    "mygrad.batchnorm": "y(...): y is not a declared symbol",
+    # the source's own weight w instead of the vocabulary's gamma
+    "nki.rms_norm": "uses w, declared by the document",
+    # a matrix X with entries X_ij (row i the sample): no vocabulary meaning
+    "nemo.lnb.mu": "unknown name 'X_ij'",
+    "nemo.lnb.var": "a square inside \\sum of an expression of unknown shape",
+    "nemo.lnb.xhat": "unknown name 'X_ij'",
+    "nemo.lnb.y": "unknown name 'Xhat_ij'",
+    "nemo.lnb.dx": "unknown name 'dL_dXhat'",
+    "mltalks.Y": "unknown name 'X'",
+    # prose labels in the equation
+    "talwar.mu": "prose '\\\\text{(Mean)}' inside an equation",
+    "talwar.var": "prose '\\\\text{(Variance)}' inside an equation",
+    # derivatives: an entry of a Jacobian, a differential, an inline \partial
+    "talwar.grad": "an entry of a Jacobian",                 # \partial y_k / \partial x_i
+    "yue.dbeta": "unsupported LaTeX command \\underbrace",
+    "yue.dgamma": "unsupported LaTeX command \\underbrace",
+    "yue.dxhat": "looks like a differential",                # d\hat{x}_i
+    "yue.dvar": "looks like a differential",                 # d\sigma^2
+    "yue.path1": "looks like a differential",
+    "yue.path2": "looks like a differential",
+    "koonce.center": "\\partial is accepted only as \\frac",  # \partial (..) / \partial x_i
+    # \sigma [x]: sigma times the vector x, not the standard deviation of x
+    "aidge.xhat": "cannot divide by a vector",
+    "aidge.dx": "cannot divide by a vector",
+    # a sum over samples n
+    "aidge.dgamma": "sum index 'n'",
+    "aidge.dbeta": "sum index 'n'",
+}
+#: accepted true entries whose rows are all definitions (a graph partial on the left)
+DEFINED_ONLY = {"nemo.lnb.dxhat": "dL_dXhat"}
+
+
+@pytest.mark.parametrize("key", list(ENTRIES))
+def test_corpus4_verdicts(key: str) -> None:
+    _, _, preamble, latex, truth = ENTRIES[key]
+    got = verdicts(preamble, latex)
+    errors = [m for _, s, m in got if s == "error"]
+    if key in REFUSED:
+        assert errors and REFUSED[key] in errors[0], got
+        return
+    assert not errors, got
+    claims = [s for _, s, _ in got if s != "defined"]
+    if key in DEFINED_ONLY:
+        assert truth and claims == [], got
+        assert any(lb.endswith("." + DEFINED_ONLY[key]) for lb, _, _ in got), got
+    elif truth:
+        assert claims and set(claims) <= {"proved"}, got
+    else:
+        assert "refuted" in claims, got
+
+
+def test_corpus4_size_and_acceptance() -> None:
+    assert len(CORPUS) >= 30 and set(REFUSED) | set(DEFINED_ONLY) <= set(ENTRIES)
+    assert not set(REFUSED) & set(DEFINED_ONLY)
+    # at least 8 public sources, by key prefix
+    assert len({k.split(".")[0] for k in ENTRIES}) >= 8
+    # 5 of 37 accepted verbatim: 4 proved, 1 definitions only; no false entry accepted
+    accepted = len(CORPUS) - len(REFUSED)
+    assert accepted >= 5 and accepted - len(DEFINED_ONLY) >= 4
+
+
+def test_no_entry_repeats_an_earlier_corpus() -> None:
+    from real_world_corpus import CORPUS as C1
+    from real_world_corpus2 import CORPUS as C2
+    from real_world_corpus3 import CORPUS as C3
+    earlier = {c[3] for c in C1 + C2 + C3}
+    assert not [k for k, _, _, latex, _ in CORPUS if latex in earlier]
+
+
+# --- the truth labels, computed without symnorm --------------------------------------------
+
+_MU, _VAR = _X.mean(), _X.var()
+_S = np.sqrt(_VAR + EPS)
+_XH = (_X - _MU) / _S
+_B = np.array([float(v) for v in (Q(1, 2), Q(0), Q(-2), Q(1, 3))])   # a per-element beta
+_X2 = np.array([_X, [float(v) for v in (Q(3), Q(1, 2), Q(-1), Q(2))]])  # rows: samples
+_DY2 = np.array([_DY, [float(v) for v in (Q(-1), Q(2), Q(0), Q(1, 4))]])
+_MOM = float(Q(9, 10))
+
+
+def _rows(f):
+    return np.array([f(r) for r in _X2])
+
+
+def _ln_grads(x, dy, weight, bias):
+    """(dL/dx, dL/dweight, dL/dbias) of L = dy . layer_norm(x) by autograd, rows of x."""
+    torch, F = _torch()
+    xt, w, b = (_t(np.asarray(v, float)).requires_grad_() for v in (x, weight, bias))
+    out = F.layer_norm(xt, (xt.shape[-1],), weight=w, bias=b, eps=EPS)
+    (out * _t(dy)).sum().backward()
+    return xt.grad.numpy(), w.grad.numpy(), b.grad.numpy()
+
+
+def _graph_grad_xhat(gamma) -> np.ndarray:
+    """dL/d xhat with xhat a leaf of y = gamma * xhat + beta (a partial along the graph)."""
+    torch, _ = _torch()
+    xh = _t(_XH).requires_grad_()
+    ((_t(gamma) * xh + _t(_B)) * _t(_DY)).sum().backward()
+    return xh.grad.numpy()
+
+
+def _d(f, v, h=1e-6):
+    return (f(v + h) - f(v - h)) / (2 * h)
+
+
+def _yue_dvar() -> bool:
+    dxh = _DY * _G
+    graph = _d(lambda s2: float(np.sum(dxh * (_X - _MU) / np.sqrt(s2 + EPS))), _VAR)
+    return _same(graph, np.sum(dxh * (_X - _MU) * (-0.5 * (_VAR + EPS) ** -1.5)))
+
+
+def _yue_path1() -> bool:
+    dxh = _DY * _G
+    graph = _d(lambda mu: float(np.sum(dxh * (_X - mu) / _S)), _MU)
+    return _same(graph, np.sum(dxh * -1 / _S))
+
+
+def _yue_path2() -> bool:
+    dvar = float(np.sum(_DY * _G * (_X - _MU) * -0.5 * (_VAR + EPS) ** -1.5))
+    lhs = dvar * _d(lambda mu: float(np.mean((_X - mu) ** 2)), _MU)
+    mid = dvar * -2 / M * np.sum(_X - _MU)
+    return _same(lhs, mid) and _same(mid, 0.0)
+
+
+def _nemo_dx() -> bool:
+    gx, _, _ = _ln_grads(_X2, _DY2, GAMMA * np.ones(M), BETA * np.ones(M))
+    dxh = GAMMA * _DY2
+    mu, s2 = _X2.mean(axis=1, keepdims=True), _X2.var(axis=1, keepdims=True)
+    xh = (_X2 - mu) / np.sqrt(s2 + EPS)
+    page = (dxh / np.sqrt(s2 + EPS) - xh / (s2 + EPS) * dxh * xh) / M
+    return _same(page, gx)
+
+
+def _talwar_grad() -> bool:
+    def loss(x):
+        return float(_DY @ (GAMMA * _bn(x) + BETA))
+    e, h = np.eye(M), 1e-6
+    grad = np.array([(loss(_X + h * e[i]) - loss(_X - h * e[i])) / (2 * h) for i in range(M)])
+    jac = _jac(lambda x: GAMMA * _bn(x) + BETA, _X)       # jac[k, i] = d y_k / d x_i
+    return _same([sum(_DY[k] * jac[k, i] for k in range(M)) for i in range(M)], grad)
+
+
+def _aidge_dx() -> bool:
+    gx, _, _ = _ln_grads(_X, _DY, _G, _B)
+    proj = np.eye(M) - np.ones((M, M)) / M - np.outer(_XH, _XH) / M
+    return _same(proj @ (_DY * _G) / _S, gx)
+
+
+def _running(stat: float, sample: float) -> bool:
+    return _same(stat, _MOM * stat + (1 - _MOM) * sample)
+
+
+NUMERIC = {
+    "keras.mean": lambda: _same(sum(_X[j] for j in range(M)) / M, _X.mean()),
+    "keras.var": lambda: _same(sum((_X[j] - _MU) ** 2 for j in range(M)) / M, _X.var()),
+    "keras.normalized": lambda: _same((_X - _MU) / np.sqrt(_VAR + EPS), _ln(_X)),
+    "keras.output": lambda: _same(_XH * GAMMA + BETA, _ln(_X) * GAMMA + BETA),
+    "mxnet.layernorm": lambda: _same((_X - _MU) / np.sqrt(_VAR + EPS) * GAMMA + BETA,
+                                     _ln(_X) * GAMMA + BETA),
+    "ms.ops.layernorm": lambda: _same((_X - _MU) / np.sqrt(_VAR + EPS) * GAMMA + BETA,
+                                      _ln(_X) * GAMMA + BETA),
+    "max.rms_norm": lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * _G,
+                                  _rms(_X, weight=_G)),
+    "edifice.rmsnorm": lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * GAMMA,
+                                     _rms(_X) * GAMMA),
+    # NKI's RMS(x) takes its epsilon: sqrt(mean(x^2) + eps)
+    "nki.rms_norm": lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * _G,
+                                  _rms(_X, weight=_G)),
+    "nemo.lnb.mu": lambda: _same(_rows(lambda r: sum(r[j] for j in range(M)) / M),
+                                 _X2.mean(axis=1)),
+    "nemo.lnb.var": lambda: _same(_rows(lambda r: sum((r[j] - r.mean()) ** 2
+                                                      for j in range(M)) / M), _X2.var(axis=1)),
+    "nemo.lnb.xhat": lambda: _same(_rows(lambda r: (r - r.mean()) / np.sqrt(r.var() + EPS)),
+                                   _rows(_ln)),
+    "nemo.lnb.y": lambda: _same(_rows(lambda r: GAMMA * (r - r.mean()) / np.sqrt(r.var() + EPS)
+                                      + BETA), _rows(_ln) * GAMMA + BETA),
+    "nemo.lnb.dxhat": lambda: _same(_graph_grad_xhat(GAMMA * np.ones(M)), GAMMA * _DY),
+    "nemo.lnb.dx": _nemo_dx,
+    "talwar.mu": lambda: _same(sum(_X[j] for j in range(M)) / M, _X.mean()),
+    "talwar.var": lambda: _same(sum((_X[j] - _MU) ** 2 for j in range(M)) / M, _X.var()),
+    "talwar.xhat": lambda: _same((_X - _MU) / np.sqrt(_VAR + EPS), _bn(_X)),
+    "talwar.y": lambda: _same(GAMMA * _XH + BETA, GAMMA * _bn(_X) + BETA),
+    "talwar.grad": _talwar_grad,
+    "yue.y": lambda: _same(_G * _XH + _B, _ln_forward_elementwise()),
+    "yue.dbeta": lambda: _same(_ln_grads(_X, _DY, _G, _B)[2], _DY),
+    "yue.dgamma": lambda: _same(_ln_grads(_X, _DY, _G, _B)[1], _DY * _XH),
+    "yue.dxhat": lambda: _same(_graph_grad_xhat(_G), _DY * _G),
+    "yue.dvar": _yue_dvar,
+    "yue.path1": _yue_path1,
+    "yue.path2": _yue_path2,
+    "koonce.center": lambda: _same(_jac(lambda x: x - x.mean(), _X),
+                                   np.eye(M) - np.ones((M, M)) / M),
+    "aidge.forward": lambda: _same((_X - _MU) / np.sqrt(_VAR + EPS) * _G + _B,
+                                   _ln_forward_elementwise()),
+    "aidge.xhat": lambda: _same((_X - _MU) / np.sqrt(_VAR + EPS), _ln(_X)),
+    "aidge.dx": _aidge_dx,
+    "mltalks.Y": lambda: _same((_X - _MU) / np.sqrt(_VAR + EPS) * GAMMA + BETA,
+                               _ln(_X) * GAMMA + BETA),
+    "cs231n.running_mean": lambda: _running(float(Q(1)), float(Q(2))),
+    "cs231n.running_var": lambda: _running(float(Q(3, 2)), float(Q(1, 2))),
+}
+NOT_NUMERIC = {
+    "mygrad.batchnorm": "ill-formed as written (Var[x} closes a bracket with a brace)",
+    "aidge.dgamma": "ill-formed as written (\\partial L / y^{(n)}: no \\partial below)",
+    "aidge.dbeta": "ill-formed as written (\\partial L / y^{(n)}: no \\partial below)",
+}
+
+
+def _ln_forward_elementwise() -> np.ndarray:
+    _, F = _torch()
+    return F.layer_norm(_t(_X), (M,), weight=_t(_G), bias=_t(_B), eps=EPS).numpy()
+
+
+def test_every_truth_is_accounted_for() -> None:
+    assert set(NUMERIC) | set(NOT_NUMERIC) == set(ENTRIES)
+    assert not set(NUMERIC) & set(NOT_NUMERIC)
+    assert all(not ENTRIES[k][4] for k in NOT_NUMERIC)
+
+
+@pytest.mark.parametrize("key", sorted(NUMERIC))
+def test_corpus4_truth(key: str) -> None:
+    assert NUMERIC[key]() is ENTRIES[key][4]
