@@ -33,6 +33,10 @@ YUE_SRC = "yueyiming2009.github.io/ai-learning/layernorm-gradient.html"
 AIDGE_SRC = "Eclipse aidge, aidge_core issue #330 '[add] LayerNorm operation' (gitlab.eclipse.org)"
 CS231N_SRC = ("CS231n assignment 2 batchnorm_forward docstring (as quoted in "
               "blog.csdn.net/leezed525/article/details/132092685), plain text")
+CAFFE_SRC = "BVLC/caffe issue #{} (github.com/BVLC/caffe/issues/{}), plain text"
+TANMAY_SRC = ("Tanmay Patil, 'RMSNorm Backward: From Derivation to a Triton Kernel' "
+              "(tanmaypatil123.github.io/posts/2025/rmsnorm-backward-derivation-triton-kernel)")
+YUERMS_SRC = "yueyiming2009.github.io/ai-learning/rmsnorm-gradient.html"
 
 CORPUS: list[tuple[str, str, str, str, bool]] = [
     # --- Keras LayerNormalization: python generator expressions in a docstring -------------
@@ -152,4 +156,54 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "running_mean = momentum * running_mean + (1 - momentum) * sample_mean", False),
     ("cs231n.running_var", CS231N_SRC, "scalar momentum, running_var, sample_var",
      "running_var = momentum * running_var + (1 - momentum) * sample_var", False),
+    # --- issue threads on the BatchNorm backward pass (Y the normalized output, no affine) --
+    ("xla.dgamma", "tensorflow/tensorflow issue #14676 'XLA operation semantics documentation "
+     "BatchNormTrain error', the corrected gradient of gamma (codecogs title text)", BN,
+     r"\nabla \gamma = \text{sum}\Big( \nabla y * \frac{( x - \mu )}{ \sqrt{\sigma^2 + \epsilon}} "
+     r"\Big)", True),
+    # the proposal adds mean(dE/dY . Y) mean(Y), which vanishes (mean(Y) = 0): true
+    ("caffe.issue4110.proposal", CAFFE_SRC.format(4110, 4110) + ", the proposed formula", LN,
+     (r"dE(Y)/dX = (dE/dY - mean(dE/dY) - mean(dE/dY \cdot Y) \cdot Y+mean(dE/dY \cdot Y) "
+      r"\cdot mean(Y)) ./ sqrt(var(X) + eps)"), True),
+    # the two lines are the code's formula rearranged (as the thread concludes): true
+    ("caffe.issue3912", CAFFE_SRC.format(3912, 3912) + ", the alternative in two steps", LN,
+     ("tmp = (dE/dY - mean(dE/dY \\cdot Y) \\cdot Y) ./ sqrt(var(X) + eps )\n"
+      "dE(Y)/dX = tmp - mean(tmp)"), True),
+    # markdown bold ** around the added term: ill-formed as written (the term vanishes)
+    ("caffe.issue3878", CAFFE_SRC.format(3878, 3878) + " (markdown bold ** inside)", LN,
+     (r"(dE/dX) = (dE/dY - mean(dE/dY) - (mean(dE/dY \cdot Y) \cdot Y **+mean(dE/dY)*mean(Y)**)"
+      r"./sqrt(var(X)+eps)"), False),
+    # --- RMSNorm backward passes ------------------------------------------------------------
+    # w_i stands outside the sum where w_j belongs inside: false for a non-constant weight
+    # (its notebook checks it with weight = ones only).  r is defined after it, as the page
+    ("chrisjob.rmsnorm.dx", "chrisjob1021/transformer-examples, 'RMSNorm Gradient Derivation' "
+     "notebook (github.com/chrisjob1021/transformer-examples), the equation and its where-r",
+     "use rmsnorm\nvector w, dL_dy",
+     ("\\frac{\\partial \\mathcal{L}}{\\partial x_i}=\\frac{\\partial \\mathcal{L}}{\\partial "
+      "y_i}\\frac{w_i}{r}-\\frac{w_i x_i}{n r^3}\\sum_j\\frac{\\partial \\mathcal{L}}{\\partial "
+      "y_j}x_j,\nr=\\sqrt{\\frac{1}{n}\\sum_j x_j^2+\\epsilon}"), False),
+    ("tanmay.a", TANMAY_SRC + ", eq. (1)", "use rmsnorm\nlet N = d",
+     r"\tag{1} a \;=\; \frac{1}{N}\sum_{i=1}^{N} x_i^2 \qquad\text{(mean of squares)}", True),
+    ("tanmay.rms", TANMAY_SRC + ", eq. (2) (a the mean of squares)", "use rmsnorm\nscalar a",
+     (r"\tag{2} \mathrm{rms} \;=\; \sqrt{a + \epsilon} \qquad\text{(root-mean-square with "
+      r"stability \(\epsilon>0\))}"), True),
+    ("tanmay.xhat", TANMAY_SRC + ", eq. (3)", RMS,
+     r"\tag{3} \widehat{x}_i \;=\; \frac{x_i}{\mathrm{rms}} \qquad\text{(normalized activations)}",
+     True),
+    ("tanmay.y", TANMAY_SRC + ", eq. (4) (a per-feature shift beta_i)",
+     "use rmsnorm(affine=elementwise)",
+     r"\tag{4} y_i \;=\; \gamma_i\,\widehat{x}_i \;+\; \beta_i \qquad\text{(scale \& shift)}",
+     True),
+    # a partial along the graph (r a node): true
+    ("yuerms.dxhat.dr", YUERMS_SRC + ", step B (graph partial by r)", RMS,
+     r"\frac{\partial \hat{x}_j}{\partial r} = -\frac{x_j}{r^2}", True),
+    ("yuerms.dr", YUERMS_SRC + ", step B (differential notation)",
+     "use rmsnorm(affine=elementwise)\nlet D = d\nvector dL_dy",
+     (r"dr = \sum_{j=1}^{D} d\hat{x}_j \cdot \left(-\frac{x_j}{r^2}\right) = -\frac{1}{r^2} "
+      r"\sum_{j=1}^{D} d\hat{x}_j\, x_j"), True),
+    ("yuerms.dgamma", YUERMS_SRC + ", gradient of gamma_i (dy_i the upstream gradient)",
+     "use rmsnorm(affine=elementwise)\nvector dL_dy",
+     (r"\frac{\partial L}{\partial \gamma_i} = \frac{\partial L}{\partial y_i} \cdot "
+      r"\underbrace{\frac{\partial y_i}{\partial \gamma_i}}_{=\,\hat{x}_i} = dy_i \cdot "
+      r"\hat{x}_i"), True),
 ]
