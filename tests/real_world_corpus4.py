@@ -58,6 +58,9 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("mygrad.batchnorm", "rsokl/MyGrad src/mygrad/nnet/layers/batchnorm.py, BatchNorm.__call__ "
      "docstring (Var[x} + eps)", BN,
      "y(x) = (x - E[x]) / sqrt(Var[x} + eps)\nbatchnorm(x) = gamma * y(x) + beta", False),
+    ("mygrad.batchnorm.fn", "rsokl/MyGrad src/mygrad/nnet/layers/batchnorm.py, batchnorm() "
+     "docstring (the same formula with Var[x])", BN,
+     "y(x) = (x - E[x]) / sqrt(Var[x] + eps)\nbatchnorm(x) = gamma * y(x) + beta", True),
     ("max.rms_norm", "Modular MAX, max.experimental.nn.norm.rms_norm "
      "(docs.modular.com/stable/max/api/python/generated/max.experimental.nn.norm.rms_norm)",
      "use rmsnorm\nvector input, weight",
