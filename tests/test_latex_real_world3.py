@@ -17,9 +17,12 @@ M = len(_X)
 #: refused entries, by the construct their first error names
 REFUSED = {
     "pyg.batchnorm": "unsupported LaTeX command \\prime",      # x'_i
-    "onnx.instancenorm": "'mean' is written as a word",         # plain-text formula
+    # the words are read (mean: mu, variance, scale: gamma); B is the document's own scalar,
+    # not the vocabulary's beta, so y = ... with it is refused (it would be refuted)
+    "onnx.instancenorm": "uses B, declared by the document",
     "huakun.batchnorm": "equation ended, expected a factor",   # trailing '*'
-    "llmscratch.rmsnorm": "'rms' is written as a word",         # plain-text formula
+    # rms(x), mean(x^2), sqrt( are read; g is the document's own vector, not rmsnorm's gamma
+    "llmscratch.rmsnorm": "uses g, declared by the document",
     "yue.dmu": "looks like a differential",                     # d\mu, d\hat x_j
     "breloff.y": "uses b, declared by the document",            # its own g, b: not gamma, beta
     "liorsinai.z": "cannot multiply a vector by a vector",      # a^l X^l: its own per-element a

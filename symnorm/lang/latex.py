@@ -35,7 +35,7 @@ from symnorm.lang.latex_index import (
 )
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
-from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS
+from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS, WORD_NAMES
 from symnorm.lang.syntax import (
     BinOp,
     Call,
@@ -177,6 +177,7 @@ def parse_latex_equation(
         dim = is_dimension or (lambda n: False)
         parser.is_dimension = lambda n: n == "d" or n in vocab_dim or bool(dim(n))
     parser.bare_allowed = reader.output() is not None
+    parser.word_name = reader.word_name
     parser.layer = reader.env.layer
     parser.sets = dict(reader.env.sets)
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
@@ -403,6 +404,22 @@ class _Equation:
     def defined(self, name: str) -> bool:
         return (name in BUILTIN_NAMES or name in self.lets or bool(self.is_defined(name))
                 or self._vocab(name))
+
+    def word_name(self, word: str) -> str | None:
+        """The conventional name a word of a plain-text formula spells (``mean``: ``mu``,
+        ``output``: the output ``y``), when that name has its vocabulary meaning here; None
+        otherwise (the word stays an error naming it)."""
+        target = WORD_NAMES.get(word)
+        if target is None:
+            return None
+        if target == "x":  # input: the layer vocabulary's declared input vector
+            return "x" if self.output() is not None and self.env.kind("x") == "vector" \
+                and "x" not in self.lets else None
+        if target == "y":  # output: the vocabulary's output, whatever its name
+            target = self.env.output or ""
+        if target in self.env.conflicts:
+            return None
+        return target if self._vocab(target) or self.env.vocab_let(target) else None
 
     def output(self) -> str | None:
         out = self.env.output

@@ -28,6 +28,7 @@ from symnorm.lang.latex_tokens import (
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
+from symnorm.lang.vocab import WORD_STATISTICS
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -78,7 +79,9 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if _letter(t):
         word = _word_run(p, t)
         if word is not None:
-            return ("func" if word in ("MS", "RMS") else "name"), word
+            if word in PLAIN_FUNCTIONS:
+                return "call", word
+            return ("func" if word in ("MS", "RMS", "E", "Var") else "name"), word
         return ("I", Name("I", pos)) if s == "I" else ("name", s)
     if s in GREEK:
         return "name", GREEK[s]
@@ -163,6 +166,10 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         word = _OPNAMES.get(word, word)
         if word == "epsilon" and not p.defined(word):  # \mathrm{epsilon}: the letter's name
             word = "eps"
+        elif word in WORD_STATISTICS and p.at("(", "[") and not _own_word(p, word):
+            return "func", WORD_STATISTICS[word]  # \operatorname{mean}(x): E[x]
+        elif not _own_word(p, word) and (spelled := p.word_name(word)) is not None:
+            return "name", spelled  # \mathrm{mean}, \text{output}: the vocabulary's names
         return ("name" if len(word) == 1 or word == "eps" else "func"), word
     if s in ACCENTS:
         word = _letter_arg(p, t)
@@ -194,7 +201,19 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
 #: run of letters they would otherwise read as a product of single letters.
 _WORDS = frozenset({"mean", "var", "variance", "std", "scale", "bias", "weight", "momentum",
                     "running", "eps", "epsilon", "gamma", "beta", "gain", "shift", "rms",
-                    "norm", "out", "input", "output", "sqrt", "exp", "log", "sum", "avg"})
+                    "norm", "out", "input", "output", "sqrt", "exp", "log", "sum", "avg",
+                    "offset"})
+
+
+#: Functions plain-text formulas write without a backslash, always with a parenthesis
+#: (ONNX's ``sqrt(variance + epsilon)``): the functions ``\sqrt``, ``\exp``, ``\log``.
+PLAIN_FUNCTIONS = frozenset({"sqrt", "exp", "log"})
+
+
+def _own_word(p: ExprParser, word: str) -> bool:
+    """Whether the document defines ``word`` itself (a built-in function such as ``mean``
+    is not a definition of the word)."""
+    return p.defined(word) and word not in BUILTIN_NAMES
 
 
 def _word_run(p: ExprParser, t: Tok) -> str | None:
@@ -222,6 +241,18 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "or put spaces between the letters (a\\,b) for the product")
         p.i = k
         return word
+    if word in WORD_STATISTICS and after is not None and after.text in ("[", "(") \
+            and not _own_word(p, word):  # mean(x^2), var(X), rms(x): the statistic, applied
+        if all(p.defined(x.text) for x in toks):
+            raise p.err(f"{word!r} before a bracket is both a statistic and a product of "
+                        "defined letters", t, f"write \\mathrm{{{word}}}(...) for the "
+                        "statistic or put spaces between the letters (a\\,b) for the product")
+        p.i = k
+        return WORD_STATISTICS[word]
+    if word in PLAIN_FUNCTIONS and after is not None and after.text == "(" \
+            and not _own_word(p, word):  # sqrt(variance + epsilon): plain-text docstrings
+        p.i = k
+        return word
     if word == "epsilon" and not p.defined(word) and p.defined("eps"):
         p.i = k  # the letter epsilon spelled out (PaddlePaddle: Var(x) + epsilon)
         return "eps"
@@ -240,6 +271,14 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "letters (a\\,b) for the product")
         p.i = k
         return word
+    spelled = None if _own_word(p, word) else p.word_name(word)
+    if spelled is not None:  # mean, variance, output: the vocabulary's mu, variance, y
+        if all(p.defined(x.text) for x in toks):
+            raise p.err(f"{word!r} is both the vocabulary's {spelled} and a product of "
+                        "defined letters", t, f"write \\mathrm{{{word}}} for the word or put "
+                        "spaces between the letters (a\\,b) for the product")
+        p.i = k
+        return spelled
     if word.lower() in _WORDS or word.lower().rstrip("s") in _WORDS:
         raise p.err(f"{word!r} is written as a word but the document does not define it",
                     t, f"declare it (`scalar {word}`) or define it (`let {word} = ...`); "

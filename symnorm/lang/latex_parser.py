@@ -98,6 +98,9 @@ class ExprParser:
         #: parameter): only those multiply a parenthesis by juxtaposition; a defined quantity
         #: (\mu, \sigma, v, s) before ( reads as an application in sources (\sigma(x))
         self.free_symbol: Callable[[str], bool] = lambda n: True
+        #: the conventional name a word spells where that name has its vocabulary meaning
+        #: (``mean``: ``mu``, ``output``: ``y``), else None (vocab.WORD_NAMES)
+        self.word_name: Callable[[str], str | None] = lambda w: None
         #: names of the dimension written as upper bounds of sums (``m``, ``NHW``)
         self.dims_used: set[str] = set()
 
