@@ -46,7 +46,7 @@ def verdicts(preamble: str, latex: str) -> list[tuple[str, str, str]]:
 REFUSED = {
     # sums: no index, an index letter other than i, j, k, or a bound that is not d
     "csh.var": "\\sum needs an index",                             # \sum{i=1}^{m} (markdown)
-    "pt.localresponsenorm": "sum index 'c'",                       # channel window sum
+    "pt.localresponsenorm": "sum index c': a decorated index",     # channel window sum
     "onednn.bnorm.mu": "mu is not a declared symbol",                            # \sum\limits_{nhw}
     "paddle.instance_norm": "upper bound HW of \\sum",  # HW: an instance-norm group, not BN
     # oneDNN's tensors as functions of their indices, src(t, n, c)

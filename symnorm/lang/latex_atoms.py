@@ -532,7 +532,7 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
         return Name(name, pos)
     if len(sub) != 1:
         raise p.err(f"comma in the subscript of {name}", t)
-    if sub[0] in INDEX_LETTERS:
+    if sub[0] in INDEX_LETTERS or sub[0] in p.sum_letters:
         return Indexed(name, sub[0], pos)  # type: ignore[return-value]
     return Name(f"{name}_{sub[0]}", pos)
 
@@ -861,7 +861,11 @@ def _sum(p: ExprParser) -> IndexSum:
             element, lower_bound, index = member, 1, "i"
         elif s.text == "_":
             if k.text not in INDEX_LETTERS:
-                raise p.err(f"sum index {k.text!r}: use i, j or k", k)
+                _other_index(p, k)
+            if p.at("'"):  # \sum_{c'=...}: a window of entries, not every entry
+                raise p.err(f"sum index {k.text}': a decorated index (a prime) is not a sum "
+                            "over every entry", p.peek(),
+                            "write \\sum_{i=1}^d with a plain index letter")
             index = k.text
             if braced and p.at("="):
                 p.i += 1
@@ -894,7 +898,11 @@ def _sum(p: ExprParser) -> IndexSum:
                     f"{'-1' if minus else ''} is not every entry", k,
                     "write \\sum_{i=1}^d or \\sum_{i=0}^{d-1}")
     sign = p.next() if p.at("+", "-") else None
-    body: object = p.term()
+    p.sum_letters.append(index)  # x_r in the body of \sum_r is entry r
+    try:
+        body: object = p.term()
+    finally:
+        p.sum_letters.pop()
     if sign is not None and sign.text == "-":
         body = Neg(body, p.pos(sign))  # type: ignore[arg-type]
     if element is not None:
@@ -905,6 +913,22 @@ def _sum(p: ExprParser) -> IndexSum:
         if not any(isinstance(n, Indexed) for n in _walk(body)):
             raise p.err(f"the sum over {element} in a set does not use {element}", t)
     return IndexSum(index, body, p.pos(t))
+
+
+def _other_index(p: ExprParser, k: Tok) -> None:
+    """A sum index other than i, j, k (``\\sum_r^n x_r``, ``\\sum_{c}``): any letter that
+    means nothing else here, bound to the sum; a letter the document declares or defines,
+    the dimension d, the layer letter or an index of an enclosing sum is an error."""
+    if not _letter(k):
+        raise p.err(f"sum index {k.text!r}: an index is one letter", k,
+                    "write \\sum_i or \\sum_{i=1}^d")
+    why = ("the dimension" if k.text == "d" else "the layer index" if k.text == p.layer
+           else "the index of an enclosing sum" if k.text in p.sum_letters
+           else "a name of the document" if p.defined(k.text) or k.text in p.local_fns
+           else "")
+    if why:
+        raise p.err(f"sum index {k.text!r} is {why}, so x_{k.text} would not be the sum's "
+                    "entry", k, "use another index letter (i, j, k)")
 
 
 def _walk(e: object) -> list[object]:

@@ -101,6 +101,8 @@ class ExprParser:
         #: the conventional name a word spells where that name has its vocabulary meaning
         #: (``mean``: ``mu``, ``output``: ``y``), else None (vocab.WORD_NAMES)
         self.word_name: Callable[[str], str | None] = lambda w: None
+        #: the index letters of the sums being read (``\sum_r``: x_r is entry r)
+        self.sum_letters: list[str] = []
         #: names of the dimension written as upper bounds of sums (``m``, ``NHW``)
         self.dims_used: set[str] = set()
 

@@ -127,6 +127,9 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
                   "y": "gamma*N(x) + beta*ones", **AFFINE_WORDS,
                   # Ba et al.'s number of hidden units; the feature count D of blogs
                   "H": "d", "D": "d",
+                  # the feature count n of textbooks and blogs (d2l.ai, Lior Sinai's
+                  # \frac{1}{n}\sum_r^n x_r), as with use rmsnorm
+                  "n": "d",
                   # the word variance (ONNX, cuDNN, TF): the variance without eps
                   "variance": "v",
                   # Dive into Deep Learning's estimates; its sigma-hat holds eps (see
