@@ -34,6 +34,7 @@ from symnorm.lang.latex_index import (
     read_summand,
 )
 from symnorm.lang.latex_parser import ExprParser, RawRel
+from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
 from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS, WORD_NAMES
 from symnorm.lang.syntax import (
@@ -178,11 +179,15 @@ def parse_latex_equation(
         parser.is_dimension = lambda n: n == "d" or n in vocab_dim or bool(dim(n))
     parser.bare_allowed = reader.output() is not None
     parser.word_name = reader.word_name
+    parser.own = lambda n: bool(reader.is_defined(n)) or n in reader.lets
     parser.layer = reader.env.layer
     parser.sets = dict(reader.env.sets)
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
+    parser.tensor_mode = tensor_mode(toks)
     raws = parser.equation()
+    if parser.tensor_mode:
+        raws = _tensor_rows(raws, reader, file)
     _one_size_name(parser, raws, reader, file)
     variant = _output_variant(_output_form(toks, raws, reader), reader.env)
     if variant is not None:
@@ -233,6 +238,20 @@ def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
     elif isinstance(left, Indexed) and left.id == out and left.expr is None:
         left = Indexed(new, left.index, left.pos)
     return RawRel(r.op, r.op_text, left, r.right, r.pos, r.source, r.chain, r.cond_of)
+
+
+def _tensor_rows(raws: list[RawRel], reader: _Equation, file: str) -> list[RawRel]:
+    """The relations of an equation in oneDNN's tensor-index notation as vector algebra
+    (:mod:`symnorm.lang.latex_tensor`)."""
+    out = reader.output()
+    names = TensorNames(
+        input="x" if out is not None and reader.kind("x") == "vector" else None, output=out,
+        kind=reader.kind, shape=lambda n: reader._shape(Name(n, Pos(1, 1)), set()),
+        defined=reader.defined)
+    sides, _, sizes = read_tensor_notation([(r.left, r.right) for r in raws], names, file,
+                                           raws[0].pos if raws else Pos(1, 1))
+    reader.sizes = tuple(n for n in sizes if not reader.defined(n))
+    return [replace(r, left=left, right=right) for r, (left, right) in zip(raws, sides)]
 
 
 def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, file: str
@@ -395,6 +414,8 @@ class _Equation:
         #: the name a formula alone is about, when not the output (the output without affine)
         self.bare_name: str | None = None
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
+        #: the sizes of fixed tensor indices the equation uses (``size_t``), declared scalars
+        self.sizes: tuple[str, ...] = ()
 
     def _vocab(self, name: str) -> bool:
         """Whether ``name`` takes its vocabulary meaning (the document does not define it)."""
@@ -402,7 +423,8 @@ class _Equation:
             self.is_defined(name) or name in self.lets)
 
     def defined(self, name: str) -> bool:
-        return (name in BUILTIN_NAMES or name in self.lets or bool(self.is_defined(name))
+        return (name in self.sizes or name in BUILTIN_NAMES or name in self.lets
+                or bool(self.is_defined(name))
                 or self._vocab(name))
 
     def word_name(self, word: str) -> str | None:
@@ -426,6 +448,8 @@ class _Equation:
         return out if out is not None and self.defined(out) else None
 
     def kind(self, name: str) -> str | None:
+        if name in self.sizes:
+            return "scalar"
         if name in self.lets:
             return "function" if self.lets[name].params else "let"
         if self._vocab(name):
@@ -499,6 +523,8 @@ class _Equation:
         out: list[Statement] = self._vocabulary_names(
             lets, [rel for _, rel in pending] + [c for cs in given.values() for c in cs],
             raws[0].pos if raws else Pos(1, 1))
+        if self.sizes:  # T in oneDNN's tensor notation: the number of values of index t
+            out.insert(0, Declare("scalar", self.sizes, raws[0].pos))
         out += lets
         for k, (r, rel) in enumerate(pending, 1):
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()

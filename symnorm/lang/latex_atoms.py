@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_index import INDEX_LETTERS, SUM_ENTRIES, Indexed, IndexSum, Partial
+from symnorm.lang.latex_tensor import TENSORS, TensorEntry
 from symnorm.lang.latex_tokens import (
     ACCENTS,
     BOLD,
@@ -85,6 +86,8 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return ("I", Name("I", pos)) if s == "I" else ("name", s)
     if s in GREEK:
         return "name", GREEK[s]
+    if s in ("\\src", "\\dst") and p.tensor_mode:  # oneDNN's macros for its tensors
+        return "name", s[1:]
     if s in ("(", "["):
         return "expr", p.group(t)
     if s == "{":
@@ -202,7 +205,7 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
 _WORDS = frozenset({"mean", "var", "variance", "std", "scale", "bias", "weight", "momentum",
                     "running", "eps", "epsilon", "gamma", "beta", "gain", "shift", "rms",
                     "norm", "out", "input", "output", "sqrt", "exp", "log", "sum", "avg",
-                    "offset"})
+                    "offset", "src", "dst"})
 
 
 #: Functions plain-text formulas write without a backslash, always with a parenthesis
@@ -210,10 +213,45 @@ _WORDS = frozenset({"mean", "var", "variance", "std", "scale", "bias", "weight",
 PLAIN_FUNCTIONS = frozenset({"sqrt", "exp", "log"})
 
 
+def _tensor_entry(p: ExprParser, name: str, t: Tok) -> Expr | None:
+    """``src(t, n, c)_{}``, ``\\sigma^2(t, n)``: a tensor entry at index letters (only in an
+    equation that applies src or dst, see latex_tensor.py), or None when no letter tuple
+    follows the name (and its superscript)."""
+    k = p.i
+    sup_at = None
+    if p.at("^"):  # \sigma^2(t, n): the power of the entry
+        sup_at = k
+        k = _after_scripts(p)
+    j, letters = k, []
+    if j >= len(p.toks) or p.toks[j].text != "(":
+        return None
+    j += 1
+    while j + 1 < len(p.toks) and _letter(p.toks[j]) and p.toks[j + 1].text in (",", ")"):
+        letters.append(p.toks[j].text)
+        j += 2
+        if p.toks[j - 1].text == ")":
+            break
+    else:
+        return None
+    if name not in TENSORS and name not in GREEK.values() and not p.defined(name):
+        return None
+    sup: object = None
+    if sup_at is not None:
+        _, sup = _scripts(p)
+    p.i = j
+    node = TensorEntry(name, tuple(letters), p.pos(t))
+    if p.at("_") and p.peek(1) is not None and p.peek(1).text == "{" \
+            and p.peek(2) is not None and p.peek(2).text == "}":  # type: ignore[union-attr]
+        p.i += 3  # oneDNN's rst source writes \\src(t, n, c)_{}: an empty subscript
+    _, sup2 = _scripts(p) if sup is None else (None, None)
+    return _apply(node, sup if sup is not None else sup2, t, p)  # type: ignore[arg-type]
+
+
 def _own_word(p: ExprParser, word: str) -> bool:
-    """Whether the document defines ``word`` itself (a built-in function such as ``mean``
-    is not a definition of the word)."""
-    return p.defined(word) and word not in BUILTIN_NAMES
+    """Whether the document defines ``word`` itself (a vocabulary's LaTeX meaning, such as
+    the word ``variance``, or a built-in function such as ``mean`` is not a definition of
+    the word)."""
+    return p.own(word) and word not in BUILTIN_NAMES
 
 
 def _word_run(p: ExprParser, t: Tok) -> str | None:
@@ -249,6 +287,9 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "statistic or put spaces between the letters (a\\,b) for the product")
         p.i = k
         return WORD_STATISTICS[word]
+    if word in TENSORS and p.tensor_mode and after is not None and after.text == "(":
+        p.i = k  # src(t, n, c): oneDNN's tensor at the index letters (latex_tensor.py)
+        return word
     if word in PLAIN_FUNCTIONS and after is not None and after.text == "(" \
             and not _own_word(p, word):  # sqrt(variance + epsilon): plain-text docstrings
         p.i = k
@@ -298,6 +339,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
         o = p.next()
         arg = p.group(o)
         return _apply(Call(str(val), (arg,), pos), _scripts_no_sub(p, t), t, p)
+    if kind == "name" and p.tensor_mode and (entry := _tensor_entry(p, str(val), t)) is not None:
+        return entry
     if kind in ("name", "func", "call"):
         name = str(val)
         after = p.peek(_after_scripts(p) - p.i)
@@ -859,6 +902,12 @@ def _sum(p: ExprParser) -> IndexSum:
             # \sum_{x\in\mathcal B}: every entry of x, as the entry x_i (an indexed entry
             # written in the body besides is then an error: one index per sum)
             element, lower_bound, index = member, 1, "i"
+        elif s.text == "_" and p.tensor_mode and braced and _letter(k) and not p.at("="):
+            # \sum_{nhw}: the letters of a tensor's vector index (latex_tensor.py checks them)
+            index = _letter_run(p, k)
+            p.i += len(index) - 1
+        elif s.text == "_" and p.tensor_mode and not braced and _letter(k):
+            index = k.text  # \sum_c over a tensor's index c
         elif s.text == "_":
             if k.text not in INDEX_LETTERS:
                 _other_index(p, k)
@@ -897,6 +946,8 @@ def _sum(p: ExprParser) -> IndexSum:
         raise p.err(f"\\sum from {lower_bound} to {GREEK.get(k.text, k.text)}"
                     f"{'-1' if minus else ''} is not every entry", k,
                     "write \\sum_{i=1}^d or \\sum_{i=0}^{d-1}")
+    if p.tensor_mode and [x.text for x in p.toks[p.i:p.i + 5]] == ["{", "}", "_", "{", "}"]:
+        p.i += 5  # {}_{}: oneDNN's rst source puts an empty atom before the summand
     sign = p.next() if p.at("+", "-") else None
     p.sum_letters.append(index)  # x_r in the body of \sum_r is entry r
     try:

@@ -101,6 +101,11 @@ class ExprParser:
         #: the conventional name a word spells where that name has its vocabulary meaning
         #: (``mean``: ``mu``, ``output``: ``y``), else None (vocab.WORD_NAMES)
         self.word_name: Callable[[str], str | None] = lambda w: None
+        #: whether the document itself (not a vocabulary's LaTeX meaning) defines a name
+        self.own: Callable[[str], bool] = defined
+        #: whether the equation applies src or dst to index letters (oneDNN's tensor-index
+        #: notation, latex_tensor.py): then NAME(t, n, c) is a tensor entry
+        self.tensor_mode = False
         #: the index letters of the sums being read (``\sum_r``: x_r is entry r)
         self.sum_letters: list[str] = []
         #: names of the dimension written as upper bounds of sums (``m``, ``NHW``)
