@@ -73,6 +73,7 @@ WORDS_TRUE = [
     ("use batchnorm", ONNX),
     ("use batchnorm", CUDNN),
     ("use layernorm", r"output = \frac{input - mean}{\sqrt{var + eps}}"),   # affine=False
+    ("use rmsnorm", r"outputs = \frac{inputs}{rms(inputs)}"),
     ("use layernorm", r"\mu = mean(x), \quad \sigma^2 = var(x)"),
     ("use batchnorm", r"\mu = \mathrm{mean}, \quad \sigma^2 = \operatorname{variance}(x)"),
     ("use rmsnorm", r"y = \frac{x}{rms(x)} \gamma, \quad rms(x) = sqrt(mean(x^2) + eps)"),
@@ -141,6 +142,8 @@ def test_a_declared_alias_of_the_output_makes_a_claim() -> None:
     # rmsnorm does not centre: no mean or variance of its own
     ("use rmsnorm", "y = x - mean", "w.md:6:9", "'mean' is written as a word"),
     ("use rmsnorm", "y = x / sqrt(variance)", "w.md:6:14", "'variance' is written as a word"),
+    # a bare rms: only the statistic applied, rms(x), is read
+    ("use rmsnorm", r"y = \frac{x}{rms}", "w.md:6:14", "'rms' is written as a word"),
     # the document's own mu: the word mean is not it
     ("use layernorm\nscalar mu", r"\mu = mean", "w.md:7:7", "'mean' is written as a word"),
     # a declared word is the document's symbol, which the output may not use

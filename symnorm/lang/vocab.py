@@ -107,11 +107,11 @@ VOCAB_INPUTS = frozenset({"x", "z", "eps"})
 AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta", "offset": "beta"}
 #: Words that plain-text formulas print for a vocabulary's quantities (ONNX's ``Y = scale *
 #: (X - mean) / sqrt(variance + epsilon) + B``, cuDNN's ``output = scale*{input - mean \over
-#: ...}``, llm blogs' ``x / rms``): the conventional name each word spells.  The word takes
+#: ...}``): the conventional name each word spells.  The word takes
 #: that name's meaning only where the name has its vocabulary meaning (the document does not
 #: define it); ``output`` spells the vocabulary's output (``y``), ``input`` its input ``x``.
 #: A document that defines or declares the word itself keeps its own name.
-WORD_NAMES = {"mean": "mu", "var": "variance", "rms": "r", "input": "x", "inputs": "x",
+WORD_NAMES = {"mean": "mu", "var": "variance", "input": "x", "inputs": "x",
               "output": "y", "outputs": "y"}
 #: Words that mean a statistic when an application bracket follows them (``mean(x^2)`` is
 #: ``\mathrm{E}[x^2]``, ``var(X)`` is ``\mathrm{Var}[X]``, ``rms(x)`` is
