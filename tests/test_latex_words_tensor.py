@@ -313,3 +313,43 @@ def test_tensor_words_without_notation_stay_refused() -> None:
     assert "'src' is written as a word" in error("use layernorm", "src = x")
     assert "\\mu(...): mu is not a declared symbol" in error(
         "use layernorm", r"\mu(t, n) = \frac{1}{d}\sum_i x_i")
+
+
+# --- 4. d2l's map x -> LN(x), whose body uses the statistics of its own argument ------------
+
+D2L_MAP = (r"\mathbf{x} \rightarrow \textrm{LN}(\mathbf{x}) = \gamma \odot \frac{\mathbf{x} - "
+           r"\hat{\mu}}{\hat\sigma} + \beta")
+
+
+def _map_doc(latex: str, claim: str) -> list[tuple[str, str]]:
+    text = (f"```symnorm\ndocument {LNE}\nvector z\n```\n\n```latex m\n{latex}\n```\n\n"
+            f"```symnorm\nclaim c: {claim}\n```\n")
+    return [(v.label, v.status) for v in check_text(text, "m.md", sandbox=False).verdicts]
+
+
+def test_d2l_map_is_a_function_of_its_argument() -> None:
+    """x -> LN(x) = gamma (x - muhat)/sigmahat + beta: LN(z) is the layer applied to z (the
+    hats are the statistics of the argument), not z normalized by the statistics of x."""
+    got = _map_doc(D2L_MAP, "LN(z) == hadamard(gamma, N(z)) + beta")
+    assert ("m.LN", "defined") in got and ("c", "proved") in got, got
+    got = _map_doc(D2L_MAP, "LN(x) == y")
+    assert ("c", "proved") in got, got
+
+
+@pytest.mark.parametrize("old, new, truth", [
+    # the document's statistics instead of the argument's: false at z != x
+    (None, None, lambda: _same(G * (2 * X - MU) / np.sqrt(VAR + EPS) + B,
+                               G * (2 * X - 2 * MU) / np.sqrt(4 * VAR + EPS) + B)),
+    ("+ \\beta", "- \\beta", lambda: _same(G * LN - B, G * LN + B)),
+    ("\\mathbf{x} - \\hat{\\mu}", "\\mathbf{x} + \\hat{\\mu}",
+     lambda: _same(G * (X + MU) / np.sqrt(VAR + EPS) + B, G * LN + B)),
+])
+def test_d2l_map_false_variants_are_refuted(old, new, truth) -> None:
+    assert truth() is False
+    if old is None:  # LN(z) against z normalized by the statistics of x
+        got = _map_doc(D2L_MAP, "LN(z) == hadamard(gamma, (z - mean(x)*ones)/sqrt(v + eps)) "
+                                "+ beta")
+    else:
+        assert D2L_MAP.count(old) == 1
+        got = _map_doc(D2L_MAP.replace(old, new), "LN(z) == hadamard(gamma, N(z)) + beta")
+    assert ("c", "refuted") in got, got

@@ -237,7 +237,7 @@ def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
         left = Name(new, left.pos)
     elif isinstance(left, Indexed) and left.id == out and left.expr is None:
         left = Indexed(new, left.index, left.pos)
-    return RawRel(r.op, r.op_text, left, r.right, r.pos, r.source, r.chain, r.cond_of)
+    return replace(r, left=left)
 
 
 def _tensor_rows(raws: list[RawRel], reader: _Equation, file: str) -> list[RawRel]:
@@ -468,8 +468,7 @@ class _Equation:
         assumptions: list[Relation] = []
         conditions: dict[int, list[Relation]] = {}
         for r in raws:
-            r = RawRel(r.op, r.op_text, self._partials(r.left), self._partials(r.right),
-                       r.pos, r.source, r.chain, r.cond_of)
+            r = replace(r, left=self._partials(r.left), right=self._partials(r.right))
             self._refuse_conflicts(r)
             target = _def_target(r.left)
             if r.cond_of != -1:  # after \text{if}: a hypothesis of the chain before it
@@ -516,8 +515,9 @@ class _Equation:
                                                            self._calls(c.right), c.pos))
                               for c in conds)
                  for chain, conds in conditions.items()}
-        lets = [Let(lt.name, lt.params,
-                    self._broadcast(self._calls(lt.body), set(lt.params)), lt.pos)
+        # a map's variable (of_argument) has the shape of the document's variable it names
+        lets = [replace(lt, body=self._broadcast(self._calls(lt.body),
+                                                 set() if lt.of_argument else set(lt.params)))
                 for lt in lets]
         # conditions are part of the equation: their vocabulary names (weight) are defined too
         out: list[Statement] = self._vocabulary_names(
@@ -966,7 +966,9 @@ class _Equation:
             body = Call("sqrt", (body,), r.pos)
         if name in names_in(body) and name not in params:
             raise _err(f"{name} is defined in terms of itself", r.pos, self.file)
-        self.lets[name] = Let(name, params, body, r.pos)
+        # x \rightarrow LN(x) = ...: the map's variable, so its statistics are the argument's
+        self.lets[name] = Let(name, params, body, r.pos,
+                              of_argument=bool(r.map_var) and params == (r.map_var,))
         if isinstance(r.left, Call):
             self.subscripts[name] = (r.left.params, r.pos)
 
@@ -985,7 +987,7 @@ class _Equation:
                 if not hits:
                     break
                 body = subst(body, hits)
-            lets[name] = Let(name, lt.params, body, lt.pos)
+            lets[name] = replace(lt, body=body)
             sub, pos = self.subscripts.get(name, ((), lt.pos))
             for p in sub:  # N_\epsilon(x) = ...: the subscript names a parameter it uses
                 if p not in names_in(body):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from symnorm.errors import SourceError
@@ -71,6 +71,8 @@ class RawRel:
     #: ``\text{if}`` has ``cond_of`` = the chain it qualifies (-1: not a condition)
     chain: int = 0
     cond_of: int = -1
+    #: the variable of a map written with an arrow (``x \\rightarrow LN(x) = ...``), or ""
+    map_var: str = ""
 
 
 class ExprParser:
@@ -198,8 +200,7 @@ class ExprParser:
             if cont is None:
                 chain += 1
             row.append(chain)
-            rels += [RawRel(r.op, r.op_text, r.left, r.right, r.pos, r.source, chain, cond_of)
-                     for r in new]
+            rels += [replace(r, chain=chain, cond_of=cond_of) for r in new]
             t = self.peek()
             if t is None or (t.text == "." and self.peek(1) is None):
                 break
@@ -308,6 +309,8 @@ class ExprParser:
             out.append(RawRel(RELATIONS.get(op.text, "==" if op.text == "\\approx" else op.text),
                               op.text, left, right,
                               self.pos(self.toks[a]), src))
+        if arrow is not None:  # the map's variable: its statistics are the argument's
+            out[0] = replace(out[0], map_var=arrow[0])
         return out, bounds[-1]
 
     def _map_arrow(self) -> tuple[str, Tok] | None:
@@ -354,7 +357,7 @@ class ExprParser:
         src = self.span(start, self.i)
         self.local_fns.add(head.id)
         return RawRel(":=", "\\mapsto", Call(head.id, (var,), var.pos), body,
-                      self.pos(self.toks[start]), src)
+                      self.pos(self.toks[start]), src, map_var=var.id)
 
     def _function_header(self) -> None:
         """``f(x, y) = ...`` with an undefined single-letter ``f`` is a function definition."""
