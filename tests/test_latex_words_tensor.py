@@ -300,6 +300,10 @@ def test_tensor_notation_false_variants_are_refuted(preamble, latex, old, new, t
     # one notation per equation: a sum over i (or a defined letter) beside the tensor
     ("use layernorm", LN_MU + r" + \sum_i x_i", "w.md:6:60", "a sum over i that is not over"),
     ("use layernorm", LN_MU + r" + \sum_s x_s", "w.md:6:60", "a sum over s that is not over"),
+    # a tensor entry anywhere puts the whole equation in the notation: no defined letter
+    # becomes a sum index through it
+    ("use layernorm\nvector src", r"\mu = \frac{1}{d}\sum_c x_c + 0 src(a)", "w.md:7:18",
+     "a sum over c that is not over indices of src(a)"),
     ("vector z", r"\mu(c) = \frac{1}{N}\sum_n src(n, c)", "w.md:6:28",
      "src and dst are the input and output of a layer vocabulary"),
 ])

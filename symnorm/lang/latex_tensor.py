@@ -75,24 +75,38 @@ class TensorNames:
 
 
 def tensor_mode(toks: list[object]) -> bool:
-    """Whether the tokens apply ``src`` or ``dst`` (``\\src``, ``\\dst``) to a parenthesis.
+    """Whether the tokens apply ``src`` or ``dst`` (``\\src``, ``\\dst``) to index letters.
 
     >>> from symnorm.lang.latex_tokens import tokenize
     >>> tensor_mode(tokenize(r"\\mu(c) = \\frac{1}{NHW}\\sum_{nhw} src(n, c, h, w)", "<t>", 1, 1))
     True
-    >>> tensor_mode(tokenize(r"y = xsrc(a)", "<t>", 1, 1))
-    False
+    >>> tensor_mode(tokenize(r"y = xsrc(a)", "<t>", 1, 1)), tensor_mode(tokenize(r"src(a+b)",
+    ...                                                                         "<t>", 1, 1))
+    (False, False)
     """
     texts = [getattr(t, "text", "") for t in toks]
     starts = [getattr(t, "start", 0) for t in toks]
     ends = [getattr(t, "end", 0) for t in toks]
+
+    def letters_at(j: int) -> bool:  # ( a, b, c ): a tuple of index letters
+        if j >= len(texts) or texts[j] != "(":
+            return False
+        j += 1
+        while j + 1 < len(texts) and len(texts[j]) == 1 and texts[j].isalpha():
+            if texts[j + 1] == ")":
+                return True
+            if texts[j + 1] != ",":
+                return False
+            j += 2
+        return False
+
     for k, s in enumerate(texts):
-        if s in ("\\src", "\\dst") and k + 1 < len(texts) and texts[k + 1] == "(":
+        if s in ("\\src", "\\dst") and letters_at(k + 1):
             return True
         if k + 3 < len(texts) and "".join(texts[k:k + 3]) in TENSORS \
                 and all(ends[j] == starts[j + 1] for j in (k, k + 1)) \
-                and texts[k + 3] == "(" and not (k and ends[k - 1] == starts[k]
-                                                 and texts[k - 1].isalpha()):
+                and letters_at(k + 3) and not (k and ends[k - 1] == starts[k]
+                                               and texts[k - 1].isalpha()):
             return True
     return False
 
