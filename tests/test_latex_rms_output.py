@@ -211,9 +211,10 @@ def test_d2l_batchnorm_per_feature_gain_is_refused() -> None:
                for s, _, m in got), got
 
 
-def test_d2l_layer_norm_map_is_refused_for_its_parameter() -> None:
-    """d2l's x -> LN(x) = (x - \\hat\\mu)/\\hat\\sigma with use layernorm: the hats are read, but
-    the map's body then uses the statistics of the document's x, not of its parameter."""
-    got = rows(LN + "\nlet n = d", r"\mathbf{x} \rightarrow \textrm{LN}(\mathbf{x}) = "
+def test_d2l_layer_norm_without_the_arrow_is_refused_for_its_parameter() -> None:
+    """LN(x) = (x - \\hat\\mu)/\\hat\\sigma with use layernorm, no arrow: the hats are read, but
+    the body uses the statistics of the document's x, not of its parameter.  (d2l's map
+    written with its arrow, x -> LN(x) = ..., is read: tests/test_latex_words_tensor.py.)"""
+    got = rows(LN + "\nlet n = d", r"\textrm{LN}(\mathbf{x}) = "
                                    r"\frac{\mathbf{x} - \hat{\mu}}{\hat\sigma},")
     assert any(s == "error" and "the body uses the document's x" in m for s, _, m in got), got

@@ -429,6 +429,11 @@ class Scope:
                 self.shape(d.expanded)
             else:  # registered afterwards: a function cannot call itself
                 from .callparams import check_parameters
+                if st.of_argument:
+                    # x \rightarrow LN(x) = (x - \hat\mu)/\hat\sigma (d2l.ai): the map's
+                    # variable is its argument throughout, the statistics of x included
+                    st = Let(st.name, st.params, self.expand(st.body, {}), st.pos, True)
+                    d.stmt = st
                 check_parameters(self, st.name, st.params, st.body, st.pos)
                 d.meaning = self._meaning(st)
                 self.lets[st.name] = d

@@ -34,8 +34,9 @@ from symnorm.lang.latex_index import (
     read_summand,
 )
 from symnorm.lang.latex_parser import ExprParser, RawRel
+from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
-from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS
+from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS, WORD_NAMES
 from symnorm.lang.syntax import (
     BinOp,
     Call,
@@ -177,11 +178,16 @@ def parse_latex_equation(
         dim = is_dimension or (lambda n: False)
         parser.is_dimension = lambda n: n == "d" or n in vocab_dim or bool(dim(n))
     parser.bare_allowed = reader.output() is not None
+    parser.word_name = reader.word_name
+    parser.own = lambda n: bool(reader.is_defined(n)) or n in reader.lets
     parser.layer = reader.env.layer
     parser.sets = dict(reader.env.sets)
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
+    parser.tensor_mode = tensor_mode(toks)
     raws = parser.equation()
+    if parser.tensor_mode:
+        raws = _tensor_rows(raws, reader, file)
     _one_size_name(parser, raws, reader, file)
     variant = _output_variant(_output_form(toks, raws, reader), reader.env)
     if variant is not None:
@@ -231,7 +237,21 @@ def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
         left = Name(new, left.pos)
     elif isinstance(left, Indexed) and left.id == out and left.expr is None:
         left = Indexed(new, left.index, left.pos)
-    return RawRel(r.op, r.op_text, left, r.right, r.pos, r.source, r.chain, r.cond_of)
+    return replace(r, left=left)
+
+
+def _tensor_rows(raws: list[RawRel], reader: _Equation, file: str) -> list[RawRel]:
+    """The relations of an equation in oneDNN's tensor-index notation as vector algebra
+    (:mod:`symnorm.lang.latex_tensor`)."""
+    out = reader.output()
+    names = TensorNames(
+        input="x" if out is not None and reader.kind("x") == "vector" else None, output=out,
+        kind=reader.kind, shape=lambda n: reader._shape(Name(n, Pos(1, 1)), set()),
+        defined=reader.defined)
+    sides, _, sizes = read_tensor_notation([(r.left, r.right) for r in raws], names, file,
+                                           raws[0].pos if raws else Pos(1, 1))
+    reader.sizes = tuple(n for n in sizes if not reader.defined(n))
+    return [replace(r, left=left, right=right) for r, (left, right) in zip(raws, sides)]
 
 
 def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, file: str
@@ -394,6 +414,8 @@ class _Equation:
         #: the name a formula alone is about, when not the output (the output without affine)
         self.bare_name: str | None = None
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
+        #: the sizes of fixed tensor indices the equation uses (``size_t``), declared scalars
+        self.sizes: tuple[str, ...] = ()
 
     def _vocab(self, name: str) -> bool:
         """Whether ``name`` takes its vocabulary meaning (the document does not define it)."""
@@ -401,14 +423,33 @@ class _Equation:
             self.is_defined(name) or name in self.lets)
 
     def defined(self, name: str) -> bool:
-        return (name in BUILTIN_NAMES or name in self.lets or bool(self.is_defined(name))
+        return (name in self.sizes or name in BUILTIN_NAMES or name in self.lets
+                or bool(self.is_defined(name))
                 or self._vocab(name))
+
+    def word_name(self, word: str) -> str | None:
+        """The conventional name a word of a plain-text formula spells (``mean``: ``mu``,
+        ``output``: the output ``y``), when that name has its vocabulary meaning here; None
+        otherwise (the word stays an error naming it)."""
+        target = WORD_NAMES.get(word)
+        if target is None:
+            return None
+        if target == "x":  # input: the layer vocabulary's declared input vector
+            return "x" if self.output() is not None and self.env.kind("x") == "vector" \
+                and "x" not in self.lets else None
+        if target == "y":  # output: the vocabulary's output, whatever its name
+            target = self.env.output or ""
+        if target in self.env.conflicts:
+            return None
+        return target if self._vocab(target) or self.env.vocab_let(target) else None
 
     def output(self) -> str | None:
         out = self.env.output
         return out if out is not None and self.defined(out) else None
 
     def kind(self, name: str) -> str | None:
+        if name in self.sizes:
+            return "scalar"
         if name in self.lets:
             return "function" if self.lets[name].params else "let"
         if self._vocab(name):
@@ -427,8 +468,7 @@ class _Equation:
         assumptions: list[Relation] = []
         conditions: dict[int, list[Relation]] = {}
         for r in raws:
-            r = RawRel(r.op, r.op_text, self._partials(r.left), self._partials(r.right),
-                       r.pos, r.source, r.chain, r.cond_of)
+            r = replace(r, left=self._partials(r.left), right=self._partials(r.right))
             self._refuse_conflicts(r)
             target = _def_target(r.left)
             if r.cond_of != -1:  # after \text{if}: a hypothesis of the chain before it
@@ -475,13 +515,16 @@ class _Equation:
                                                            self._calls(c.right), c.pos))
                               for c in conds)
                  for chain, conds in conditions.items()}
-        lets = [Let(lt.name, lt.params,
-                    self._broadcast(self._calls(lt.body), set(lt.params)), lt.pos)
+        # a map's variable (of_argument) has the shape of the document's variable it names
+        lets = [replace(lt, body=self._broadcast(self._calls(lt.body),
+                                                 set() if lt.of_argument else set(lt.params)))
                 for lt in lets]
         # conditions are part of the equation: their vocabulary names (weight) are defined too
         out: list[Statement] = self._vocabulary_names(
             lets, [rel for _, rel in pending] + [c for cs in given.values() for c in cs],
             raws[0].pos if raws else Pos(1, 1))
+        if self.sizes:  # T in oneDNN's tensor notation: the number of values of index t
+            out.insert(0, Declare("scalar", self.sizes, raws[0].pos))
         out += lets
         for k, (r, rel) in enumerate(pending, 1):
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()
@@ -923,7 +966,9 @@ class _Equation:
             body = Call("sqrt", (body,), r.pos)
         if name in names_in(body) and name not in params:
             raise _err(f"{name} is defined in terms of itself", r.pos, self.file)
-        self.lets[name] = Let(name, params, body, r.pos)
+        # x \rightarrow LN(x) = ...: the map's variable, so its statistics are the argument's
+        self.lets[name] = Let(name, params, body, r.pos,
+                              of_argument=bool(r.map_var) and params == (r.map_var,))
         if isinstance(r.left, Call):
             self.subscripts[name] = (r.left.params, r.pos)
 
@@ -942,7 +987,7 @@ class _Equation:
                 if not hits:
                     break
                 body = subst(body, hits)
-            lets[name] = Let(name, lt.params, body, lt.pos)
+            lets[name] = replace(lt, body=body)
             sub, pos = self.subscripts.get(name, ((), lt.pos))
             for p in sub:  # N_\epsilon(x) = ...: the subscript names a parameter it uses
                 if p not in names_in(body):

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_index import INDEX_LETTERS, SUM_ENTRIES, Indexed, IndexSum, Partial
+from symnorm.lang.latex_tensor import TENSORS, TensorEntry
 from symnorm.lang.latex_tokens import (
     ACCENTS,
     BOLD,
@@ -28,6 +29,7 @@ from symnorm.lang.latex_tokens import (
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
+from symnorm.lang.vocab import WORD_STATISTICS
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -78,10 +80,14 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if _letter(t):
         word = _word_run(p, t)
         if word is not None:
-            return ("func" if word in ("MS", "RMS") else "name"), word
+            if word in PLAIN_FUNCTIONS:
+                return "call", word
+            return ("func" if word in ("MS", "RMS", "E", "Var") else "name"), word
         return ("I", Name("I", pos)) if s == "I" else ("name", s)
     if s in GREEK:
         return "name", GREEK[s]
+    if s in ("\\src", "\\dst") and p.tensor_mode:  # oneDNN's macros for its tensors
+        return "name", s[1:]
     if s in ("(", "["):
         return "expr", p.group(t)
     if s == "{":
@@ -163,6 +169,10 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         word = _OPNAMES.get(word, word)
         if word == "epsilon" and not p.defined(word):  # \mathrm{epsilon}: the letter's name
             word = "eps"
+        elif word in WORD_STATISTICS and p.at("(", "[") and not _own_word(p, word):
+            return "func", WORD_STATISTICS[word]  # \operatorname{mean}(x): E[x]
+        elif not _own_word(p, word) and (spelled := p.word_name(word)) is not None:
+            return "name", spelled  # \mathrm{mean}, \text{output}: the vocabulary's names
         return ("name" if len(word) == 1 or word == "eps" else "func"), word
     if s in ACCENTS:
         word = _letter_arg(p, t)
@@ -194,7 +204,54 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
 #: run of letters they would otherwise read as a product of single letters.
 _WORDS = frozenset({"mean", "var", "variance", "std", "scale", "bias", "weight", "momentum",
                     "running", "eps", "epsilon", "gamma", "beta", "gain", "shift", "rms",
-                    "norm", "out", "input", "output", "sqrt", "exp", "log", "sum", "avg"})
+                    "norm", "out", "input", "output", "sqrt", "exp", "log", "sum", "avg",
+                    "offset", "src", "dst"})
+
+
+#: Functions plain-text formulas write without a backslash, always with a parenthesis
+#: (ONNX's ``sqrt(variance + epsilon)``): the functions ``\sqrt``, ``\exp``, ``\log``.
+PLAIN_FUNCTIONS = frozenset({"sqrt", "exp", "log"})
+
+
+def _tensor_entry(p: ExprParser, name: str, t: Tok) -> Expr | None:
+    """``src(t, n, c)_{}``, ``\\sigma^2(t, n)``: a tensor entry at index letters (only in an
+    equation that applies src or dst, see latex_tensor.py), or None when no letter tuple
+    follows the name (and its superscript)."""
+    k = p.i
+    sup_at = None
+    if p.at("^"):  # \sigma^2(t, n): the power of the entry
+        sup_at = k
+        k = _after_scripts(p)
+    j, letters = k, []
+    if j >= len(p.toks) or p.toks[j].text != "(":
+        return None
+    j += 1
+    while j + 1 < len(p.toks) and _letter(p.toks[j]) and p.toks[j + 1].text in (",", ")"):
+        letters.append(p.toks[j].text)
+        j += 2
+        if p.toks[j - 1].text == ")":
+            break
+    else:
+        return None
+    if name not in TENSORS and name not in GREEK.values() and not p.defined(name):
+        return None
+    sup: object = None
+    if sup_at is not None:
+        _, sup = _scripts(p)
+    p.i = j
+    node = TensorEntry(name, tuple(letters), p.pos(t))
+    if p.at("_") and p.peek(1) is not None and p.peek(1).text == "{" \
+            and p.peek(2) is not None and p.peek(2).text == "}":  # type: ignore[union-attr]
+        p.i += 3  # oneDNN's rst source writes \\src(t, n, c)_{}: an empty subscript
+    _, sup2 = _scripts(p) if sup is None else (None, None)
+    return _apply(node, sup if sup is not None else sup2, t, p)  # type: ignore[arg-type]
+
+
+def _own_word(p: ExprParser, word: str) -> bool:
+    """Whether the document defines ``word`` itself (a vocabulary's LaTeX meaning, such as
+    the word ``variance``, or a built-in function such as ``mean`` is not a definition of
+    the word)."""
+    return p.own(word) and word not in BUILTIN_NAMES
 
 
 def _word_run(p: ExprParser, t: Tok) -> str | None:
@@ -222,6 +279,21 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "or put spaces between the letters (a\\,b) for the product")
         p.i = k
         return word
+    if word in WORD_STATISTICS and after is not None and after.text in ("[", "(") \
+            and not _own_word(p, word):  # mean(x^2), var(X), rms(x): the statistic, applied
+        if all(p.defined(x.text) for x in toks):
+            raise p.err(f"{word!r} before a bracket is both a statistic and a product of "
+                        "defined letters", t, f"write \\mathrm{{{word}}}(...) for the "
+                        "statistic or put spaces between the letters (a\\,b) for the product")
+        p.i = k
+        return WORD_STATISTICS[word]
+    if word in TENSORS and p.tensor_mode and after is not None and after.text == "(":
+        p.i = k  # src(t, n, c): oneDNN's tensor at the index letters (latex_tensor.py)
+        return word
+    if word in PLAIN_FUNCTIONS and after is not None and after.text == "(" \
+            and not _own_word(p, word):  # sqrt(variance + epsilon): plain-text docstrings
+        p.i = k
+        return word
     if word == "epsilon" and not p.defined(word) and p.defined("eps"):
         p.i = k  # the letter epsilon spelled out (PaddlePaddle: Var(x) + epsilon)
         return "eps"
@@ -240,6 +312,14 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "letters (a\\,b) for the product")
         p.i = k
         return word
+    spelled = None if _own_word(p, word) else p.word_name(word)
+    if spelled is not None:  # mean, variance, output: the vocabulary's mu, variance, y
+        if all(p.defined(x.text) for x in toks):
+            raise p.err(f"{word!r} is both the vocabulary's {spelled} and a product of "
+                        "defined letters", t, f"write \\mathrm{{{word}}} for the word or put "
+                        "spaces between the letters (a\\,b) for the product")
+        p.i = k
+        return spelled
     if word.lower() in _WORDS or word.lower().rstrip("s") in _WORDS:
         raise p.err(f"{word!r} is written as a word but the document does not define it",
                     t, f"declare it (`scalar {word}`) or define it (`let {word} = ...`); "
@@ -259,6 +339,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
         o = p.next()
         arg = p.group(o)
         return _apply(Call(str(val), (arg,), pos), _scripts_no_sub(p, t), t, p)
+    if kind == "name" and p.tensor_mode and (entry := _tensor_entry(p, str(val), t)) is not None:
+        return entry
     if kind in ("name", "func", "call"):
         name = str(val)
         after = p.peek(_after_scripts(p) - p.i)
@@ -493,7 +575,7 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
         return Name(name, pos)
     if len(sub) != 1:
         raise p.err(f"comma in the subscript of {name}", t)
-    if sub[0] in INDEX_LETTERS:
+    if sub[0] in INDEX_LETTERS or sub[0] in p.sum_letters:
         return Indexed(name, sub[0], pos)  # type: ignore[return-value]
     return Name(f"{name}_{sub[0]}", pos)
 
@@ -820,9 +902,19 @@ def _sum(p: ExprParser) -> IndexSum:
             # \sum_{x\in\mathcal B}: every entry of x, as the entry x_i (an indexed entry
             # written in the body besides is then an error: one index per sum)
             element, lower_bound, index = member, 1, "i"
+        elif s.text == "_" and p.tensor_mode and braced and _letter(k) and not p.at("="):
+            # \sum_{nhw}: the letters of a tensor's vector index (latex_tensor.py checks them)
+            index = _letter_run(p, k)
+            p.i += len(index) - 1
+        elif s.text == "_" and p.tensor_mode and not braced and _letter(k):
+            index = k.text  # \sum_c over a tensor's index c
         elif s.text == "_":
             if k.text not in INDEX_LETTERS:
-                raise p.err(f"sum index {k.text!r}: use i, j or k", k)
+                _other_index(p, k)
+            if p.at("'"):  # \sum_{c'=...}: a window of entries, not every entry
+                raise p.err(f"sum index {k.text}': a decorated index (a prime) is not a sum "
+                            "over every entry", p.peek(),
+                            "write \\sum_{i=1}^d with a plain index letter")
             index = k.text
             if braced and p.at("="):
                 p.i += 1
@@ -854,8 +946,14 @@ def _sum(p: ExprParser) -> IndexSum:
         raise p.err(f"\\sum from {lower_bound} to {GREEK.get(k.text, k.text)}"
                     f"{'-1' if minus else ''} is not every entry", k,
                     "write \\sum_{i=1}^d or \\sum_{i=0}^{d-1}")
+    if p.tensor_mode and [x.text for x in p.toks[p.i:p.i + 5]] == ["{", "}", "_", "{", "}"]:
+        p.i += 5  # {}_{}: oneDNN's rst source puts an empty atom before the summand
     sign = p.next() if p.at("+", "-") else None
-    body: object = p.term()
+    p.sum_letters.append(index)  # x_r in the body of \sum_r is entry r
+    try:
+        body: object = p.term()
+    finally:
+        p.sum_letters.pop()
     if sign is not None and sign.text == "-":
         body = Neg(body, p.pos(sign))  # type: ignore[arg-type]
     if element is not None:
@@ -866,6 +964,22 @@ def _sum(p: ExprParser) -> IndexSum:
         if not any(isinstance(n, Indexed) for n in _walk(body)):
             raise p.err(f"the sum over {element} in a set does not use {element}", t)
     return IndexSum(index, body, p.pos(t))
+
+
+def _other_index(p: ExprParser, k: Tok) -> None:
+    """A sum index other than i, j, k (``\\sum_r^n x_r``, ``\\sum_{c}``): any letter that
+    means nothing else here, bound to the sum; a letter the document declares or defines,
+    the dimension d, the layer letter or an index of an enclosing sum is an error."""
+    if not _letter(k):
+        raise p.err(f"sum index {k.text!r}: an index is one letter", k,
+                    "write \\sum_i or \\sum_{i=1}^d")
+    why = ("the dimension" if k.text == "d" else "the layer index" if k.text == p.layer
+           else "the index of an enclosing sum" if k.text in p.sum_letters
+           else "a name of the document" if p.defined(k.text) or k.text in p.local_fns
+           else "")
+    if why:
+        raise p.err(f"sum index {k.text!r} is {why}, so x_{k.text} would not be the sum's "
+                    "entry", k, "use another index letter (i, j, k)")
 
 
 def _walk(e: object) -> list[object]:

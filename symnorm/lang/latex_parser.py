@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from symnorm.errors import SourceError
@@ -71,6 +71,8 @@ class RawRel:
     #: ``\text{if}`` has ``cond_of`` = the chain it qualifies (-1: not a condition)
     chain: int = 0
     cond_of: int = -1
+    #: the variable of a map written with an arrow (``x \\rightarrow LN(x) = ...``), or ""
+    map_var: str = ""
 
 
 class ExprParser:
@@ -98,6 +100,16 @@ class ExprParser:
         #: parameter): only those multiply a parenthesis by juxtaposition; a defined quantity
         #: (\mu, \sigma, v, s) before ( reads as an application in sources (\sigma(x))
         self.free_symbol: Callable[[str], bool] = lambda n: True
+        #: the conventional name a word spells where that name has its vocabulary meaning
+        #: (``mean``: ``mu``, ``output``: ``y``), else None (vocab.WORD_NAMES)
+        self.word_name: Callable[[str], str | None] = lambda w: None
+        #: whether the document itself (not a vocabulary's LaTeX meaning) defines a name
+        self.own: Callable[[str], bool] = defined
+        #: whether the equation applies src or dst to index letters (oneDNN's tensor-index
+        #: notation, latex_tensor.py): then NAME(t, n, c) is a tensor entry
+        self.tensor_mode = False
+        #: the index letters of the sums being read (``\sum_r``: x_r is entry r)
+        self.sum_letters: list[str] = []
         #: names of the dimension written as upper bounds of sums (``m``, ``NHW``)
         self.dims_used: set[str] = set()
 
@@ -188,8 +200,7 @@ class ExprParser:
             if cont is None:
                 chain += 1
             row.append(chain)
-            rels += [RawRel(r.op, r.op_text, r.left, r.right, r.pos, r.source, chain, cond_of)
-                     for r in new]
+            rels += [replace(r, chain=chain, cond_of=cond_of) for r in new]
             t = self.peek()
             if t is None or (t.text == "." and self.peek(1) is None):
                 break
@@ -298,6 +309,8 @@ class ExprParser:
             out.append(RawRel(RELATIONS.get(op.text, "==" if op.text == "\\approx" else op.text),
                               op.text, left, right,
                               self.pos(self.toks[a]), src))
+        if arrow is not None:  # the map's variable: its statistics are the argument's
+            out[0] = replace(out[0], map_var=arrow[0])
         return out, bounds[-1]
 
     def _map_arrow(self) -> tuple[str, Tok] | None:
@@ -344,7 +357,7 @@ class ExprParser:
         src = self.span(start, self.i)
         self.local_fns.add(head.id)
         return RawRel(":=", "\\mapsto", Call(head.id, (var,), var.pos), body,
-                      self.pos(self.toks[start]), src)
+                      self.pos(self.toks[start]), src, map_var=var.id)
 
     def _function_header(self) -> None:
         """``f(x, y) = ...`` with an undefined single-letter ``f`` is a function definition."""

@@ -202,6 +202,9 @@ class Let:
     params: tuple[str, ...]
     body: Expr
     pos: Pos = field(compare=False)
+    #: a map written with an arrow (``x \\rightarrow LN(x) = ...``): the definitions its
+    #: body uses that depend on the map's variable are of the argument (its statistics)
+    of_argument: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

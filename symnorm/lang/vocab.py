@@ -104,7 +104,19 @@ SIZE_NAMES = frozenset({"NHW", "H", "D", "N"})
 VOCAB_INPUTS = frozenset({"x", "z", "eps"})
 #: The frameworks' own words for the affine parameters (PyTorch's ``weight``/``bias``,
 #: cuDNN's ``scale``): the vocabulary's gamma and beta, unless the document declares them.
-AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta"}
+AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta", "offset": "beta"}
+#: Words that plain-text formulas print for a vocabulary's quantities (ONNX's ``Y = scale *
+#: (X - mean) / sqrt(variance + epsilon) + B``, cuDNN's ``output = scale*{input - mean \over
+#: ...}``): the conventional name each word spells.  The word takes
+#: that name's meaning only where the name has its vocabulary meaning (the document does not
+#: define it); ``output`` spells the vocabulary's output (``y``), ``input`` its input ``x``.
+#: A document that defines or declares the word itself keeps its own name.
+WORD_NAMES = {"mean": "mu", "var": "variance", "input": "x", "inputs": "x",
+              "output": "y", "outputs": "y"}
+#: Words that mean a statistic when an application bracket follows them (``mean(x^2)`` is
+#: ``\mathrm{E}[x^2]``, ``var(X)`` is ``\mathrm{Var}[X]``, ``rms(x)`` is
+#: ``\mathrm{RMS}(x)``), wherever the document does not define the word.
+WORD_STATISTICS = {"mean": "E", "var": "Var", "variance": "Var", "rms": "RMS"}
 #: Conventional LaTeX names of a vocabulary (issue 10): what a paper's or a docstring's
 #: ``\mu``, ``\sigma``, ``\hat x``, ``y`` mean with ``use layernorm``.  The LaTeX reader
 #: defines one of them (as a visible ``let``) only when an equation uses it and the document
@@ -115,6 +127,11 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
                   "y": "gamma*N(x) + beta*ones", **AFFINE_WORDS,
                   # Ba et al.'s number of hidden units; the feature count D of blogs
                   "H": "d", "D": "d",
+                  # the feature count n of textbooks and blogs (d2l.ai, Lior Sinai's
+                  # \frac{1}{n}\sum_r^n x_r), as with use rmsnorm
+                  "n": "d",
+                  # the word variance (ONNX, cuDNN, TF): the variance without eps
+                  "variance": "v",
                   # Dive into Deep Learning's estimates; its sigma-hat holds eps (see
                   # the hatted sigma, below)
                   "muhat": "mean(x)", "sigmahat": "sqrt(v + eps)"},
@@ -130,6 +147,7 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
                   "sigmahat": "sqrt((P*x).T*(P*x)/d + eps)",
                   "sigmahat_B": "sqrt((P*x).T*(P*x)/d + eps)",
                   **AFFINE_WORDS,
+                  "variance": "(P*x).T*(P*x)/d",  # the word: the biased batch variance
                   "NHW": "d"},  # cuDNN, oneDNN: the N*H*W values of one channel
     # the PyTorch RMSNorm docstring's n (Marian's N) is the number of entries averaged: the
     # dimension.  y: the output with gain and bias (Marian's); an equation that writes fewer
