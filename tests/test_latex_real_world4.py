@@ -21,13 +21,12 @@ Q = Fraction
 #: refused entries, by the construct their first error names
 REFUSED = {
     # plain-text formulas: a word the document does not define
-    "keras.mean": "'mean' is written as a word",           # sum(... for j in range(k))
-    "keras.var": "'var' is written as a word",
+    "keras.mean": "'sum' is written as a word",            # sum(... for j in range(k))
+    "keras.var": "'sum' is written as a word",
     "keras.normalized": "double subscript",                  # x_i_normalized
-    "keras.output": "'output' is written as a word",
+    "keras.output": "double subscript",                      # x_i_normalized
     "mxnet.layernorm": "'out' is written as a word",
-    "ms.ops.layernorm": "'mean' is written as a word",       # \frac{x - mean}{...}
-    "max.rms_norm": "'output' is written as a word",
+    "max.rms_norm": "uses input, declared by the document",  # its own input vector
     "edifice.rmsnorm": "'Norm' is written as a word",        # RMSNorm(x) = ...
     "cs231n.running_mean": "'running' is written as a word",  # running_mean, no \_
     "cs231n.running_var": "'running' is written as a word",
@@ -105,10 +104,11 @@ def test_corpus4_size_and_acceptance() -> None:
     assert not set(REFUSED) & set(DEFINED_ONLY)
     # at least 8 public sources, by key prefix
     assert len({k.split(".")[0] for k in ENTRIES}) >= 8
-    # 7 of 50 accepted verbatim: 4 proved, 2 definitions only (graph partials), 1 false entry
+    # 8 of 50 accepted verbatim: 5 proved (ms.ops.layernorm since plain words read), 2
+    # definitions only (graph partials), 1 false entry
     # refuted; every accepted entry with the right verdict
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 50 and accepted >= 7 and accepted - len(DEFINED_ONLY) >= 5
+    assert len(CORPUS) == 50 and accepted >= 8 and accepted - len(DEFINED_ONLY) >= 6
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:
