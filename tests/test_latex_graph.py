@@ -304,9 +304,10 @@ def test_graph_partial_in_a_definition_is_refused() -> None:
 
 
 def test_other_vocabulary_options_offer_no_graph() -> None:
-    # eps outside the root: the vocabulary's xhat is not the graph's, so no graph is read
-    got = rows(IOFFE[0][0], "use layernorm(eps_inside=0)\nvector dl_dy")
-    assert not any(s == "proved" for _, s, _, _ in got), got
+    # eps outside the root: the vocabulary's xhat is not the graph's, so no graph is read,
+    # and the partial is an error naming the name that differs (never a definition)
+    msg = _error(IOFFE[0][0], "document use layernorm(eps_inside=0)\nvector dl_dy")
+    assert "read only for the vocabulary's default map" in msg and "xhat" in msg, msg
 
 
 def test_entries_of_jacobians_stay_refused() -> None:
@@ -314,3 +315,10 @@ def test_entries_of_jacobians_stay_refused() -> None:
         r"\frac{\partial y_i}{\partial \hat x_i} = \gamma")
     assert "an entry of a Jacobian" in _error(
         r"\frac{\partial \hat x_i}{\partial x_i} = \frac{1}{\sqrt{\sigma^2+\epsilon}}")
+
+
+def test_elementwise_layernorm_graph() -> None:
+    pre = "document use layernorm(affine=elementwise)\nvector dl_dy"
+    line = r"\frac{\partial \ell}{\partial \hat x_i} = \frac{\partial \ell}{\partial y_i}\gamma_i"
+    assert claims(line, pre) == ["proved"]
+    assert claims(line.replace(r"\gamma_i", r"\beta_i"), pre) == ["refuted"]

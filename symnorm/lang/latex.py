@@ -422,7 +422,8 @@ class _Equation:
 
     def graph_reading(self) -> Any:
         """The fresh variables of this equation's graph partials (None without a graph)."""
-        if self._graph is None and self.env.graph is not None:
+        if self._graph is None and self.env.graph is not None \
+                and not isinstance(self.env.graph, str):
             from symnorm.lang.latex_graph import GraphReading
             self._graph = GraphReading(self.env.graph, lambda n: self.defined(n)
                                        or n in self._written or n in self.lets)

@@ -37,17 +37,18 @@ _SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix"
 
 
 def _graph(vocabs: list[str], texts: dict[str, str], meanings: dict[str, Expr],
-           output: str | None, expanded: Callable[[str], Expr | None]) -> Graph | None:
+           output: str | None, expanded: Callable[[str], Expr | None]) -> Graph | str | None:
     """The computation graph of the block's BatchNorm or LayerNorm, when the block's
     ``\\hat x``, ``\\sigma`` and ``\\mu`` expand to the default map's (eps inside the root,
-    the biased variance), else None."""
+    the biased variance); why not, when such a vocabulary is used otherwise; else None."""
     if not set(vocabs) & GRAPH_VOCABS:
         return None
     for name, default in DEFAULT_MEANINGS.items():
         text = texts.get(name, LATEX_CLAIM_NAMES.get("batchnorm", {}).get(name)
                          if name == "mu" else None)
         if text is None or expanded(text) is None or expanded(text) != expanded(default):
-            return None
+            return (f"the block's {name} is {text or 'undefined'}, not the default "
+                    f"map's {default} (eps inside the root, the biased variance)")
     return vocabulary_graph(meanings, output)
 
 

@@ -250,6 +250,13 @@ def read_partial(reader: object, pt: object) -> object | None:
     r, p = reader, pt
     reading: GraphReading | None = r.graph_reading()  # type: ignore[attr-defined]
     output = r.env.output  # type: ignore[attr-defined]
+    why = r.env.graph  # type: ignore[attr-defined]
+    if isinstance(why, str) and (p.var, p.var_power) in _NAMES \
+            and r.kind(p.var) not in ("scalar", "vector", "matrix"):  # type: ignore
+        raise _err(f"\\partial {p.num}/\\partial {p.var}: a partial along the computation "
+                   f"graph is read only for the vocabulary's default map, and {why}", p.pos,
+                   r.file, f"use the vocabulary without the option, or define the derivative "
+                   f"yourself (`let {p.named} = ...` before the equation)")
     if reading is None or output is None:
         return None
     graph = reading.graph
