@@ -61,8 +61,9 @@ REFUSED = {
     "feng.dmu.dx": "cannot compare a row vector with a scalar",   # d mu/dx = 1/m
     "zakka.dxhat": "an entry of a Jacobian",                       # d y_i/d xhat_i
     "zakka.dxhat_i.dx_i": "an entry of a Jacobian",                # d xhat_i/d x_i
-    # \color{..}{a = b} is read; the green recap line mixes a vector and an entry
-    "zakka.recap.dx": "cannot multiply a vector by a vector",
+    # \color{..}{a = b} is read; its boxed d xhat/d sigma^2 (a vector, the local partial)
+    # equals a scalar sum, and the green recap line mixes a vector and an entry
+    "zakka.recap.dx": "cannot compare a vector with a scalar",
     # d xhat / d sigma^2 (a vector: the local partial) equated with a scalar sum over i
     "zakka.dxhat.dvar": "cannot compare a vector with a scalar",
     # PaddlePaddle's `&// comment` inside its aligned rows
