@@ -26,7 +26,7 @@ variance); a document that defines a node itself gets a located error, never a s
 
 >>> g = vocabulary_graph({"y": parse_expression("gamma*BN(x) + beta*ones", "<v>")}, "y")
 >>> str(g.cut("sigma2", Name("b", _P), "y"))
-'gamma * ((x - mu * ones) / sqrt(b + eps)) + beta * ones'
+'gamma * (x - mu * ones) / sqrt(b + eps) + beta * ones'
 >>> str(g.local("xhat", "mu", Name("b", _P)))
 '(x - b * ones) / sqrt(sigma ** 2 + eps)'
 """
@@ -37,6 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from typing import Any
+
+from .latex_index import Partial
 from .parser import parse_expression
 from .syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Relation, Transpose
 
@@ -191,18 +194,19 @@ class GraphReading:
         return tuple(Relation("==", Name(n, pos), value, pos)
                      for n, (_, value) in self.vars.items() if n in names)
 
-    def standin(self, e: object, shape_of: object) -> object:
+    def standin(self, e: object, shape_of: Callable[[Expr], str | None]) -> object:
         """``e`` with each ``jacobian(.., b)`` by a fresh variable replaced by an expression
         of its shape (``ones``, ``ones.T``, ``I``, ``1``), for shape questions only."""
         return _standin(e, self.vars, shape_of)
 
 
-def _standin(e: object, vars: dict[str, tuple[str, Expr]], shape_of: object) -> object:
+def _standin(e: object, vars: dict[str, tuple[str, Expr]],
+             shape_of: Callable[[Expr], str | None]) -> object:
     if isinstance(e, Call) and e.func == "jacobian" and len(e.args) == 2 \
             and isinstance(e.args[1], Name) and e.args[1].id in vars:
         var = e.args[1].id
         body = _subst(e.args[0], {n: v for n, (_, v) in vars.items()})
-        top = shape_of(body)  # type: ignore[operator]
+        top = shape_of(body)
         by = vars[var][0]
         if top == "column":
             return Name("ones", e.pos) if by == "scalar" else Name("I", e.pos)
@@ -218,8 +222,8 @@ def _standin(e: object, vars: dict[str, tuple[str, Expr]], shape_of: object) -> 
     if isinstance(e, Transpose):
         return Transpose(_standin(e.operand, vars, shape_of), e.pos)  # type: ignore[arg-type]
     if isinstance(e, Call):
-        return Call(e.func, tuple(_standin(a, vars, shape_of) for a in e.args),  # type: ignore[misc]
-                    e.pos, e.batch, e.params, e.bind)
+        args = tuple(_standin(a, vars, shape_of) for a in e.args)
+        return Call(e.func, args, e.pos, e.batch, e.params, e.bind)  # type: ignore[arg-type]
     return e
 
 
@@ -240,7 +244,7 @@ def node_key(graph: Graph, output: str, name: str, power: int | None) -> str | N
     return _NAMES.get((name, power))
 
 
-def read_partial(reader: object, pt: object) -> object | None:
+def read_partial(reader: Any, pt: Partial) -> object | None:
     """``pt`` read along the computation graph, or None when it is not a graph partial.
 
     ``reader`` is the equation reader (:class:`symnorm.lang.latex._Equation`): its
@@ -248,11 +252,11 @@ def read_partial(reader: object, pt: object) -> object | None:
     """
     from .latex import _err
     r, p = reader, pt
-    reading: GraphReading | None = r.graph_reading()  # type: ignore[attr-defined]
-    output = r.env.output  # type: ignore[attr-defined]
-    why = r.env.graph  # type: ignore[attr-defined]
+    reading: GraphReading | None = r.graph_reading()
+    output = r.env.output
+    why = r.env.graph
     if isinstance(why, str) and (p.var, p.var_power) in _NAMES \
-            and r.kind(p.var) not in ("scalar", "vector", "matrix"):  # type: ignore
+            and r.kind(p.var) not in ("scalar", "vector", "matrix"):
         raise _err(f"\\partial {p.num}/\\partial {p.var}: a partial along the computation "
                    f"graph is read only for the vocabulary's default map, and {why}", p.pos,
                    r.file, f"use the vocabulary without the option, or define the derivative "
@@ -260,10 +264,10 @@ def read_partial(reader: object, pt: object) -> object | None:
     if reading is None or output is None:
         return None
     graph = reading.graph
-    var_key = node_key(graph, output, p.var, p.var_power)  # type: ignore[attr-defined]
-    if var_key is None or r.kind(p.var) in ("scalar", "vector", "matrix"):  # type: ignore
+    var_key = node_key(graph, output, p.var, p.var_power)
+    if var_key is None or r.kind(p.var) in ("scalar", "vector", "matrix"):
         if p.var in ("sigma", "sigma_B", "sigma_beta") and p.var_power is None \
-                and r.kind(p.var) == "let":  # type: ignore[attr-defined]
+                and r.kind(p.var) == "let":
             raise _err(f"\\partial {p.var}: the node of the computation graph is the variance "
                        f"{p.var}^2, not the standard deviation", p.pos, r.file,
                        f"differentiate by \\sigma^2 (\\frac{{\\partial \\ell}}{{\\partial "
@@ -271,10 +275,10 @@ def read_partial(reader: object, pt: object) -> object | None:
         return None
     pos = p.pos
     _refuse_own_nodes(r, p, output)
-    num_key = node_key(graph, output, p.num, p.num_power)  # type: ignore[attr-defined]
+    num_key = node_key(graph, output, p.num, p.num_power)
     var_shape = graph.node(var_key).shape
     var_kind = "scalar" if var_shape == "scalar" else "vector"
-    if num_key is not None and r.defined(p.num):  # type: ignore[attr-defined]
+    if num_key is not None and r.defined(p.num):
         node = graph.node(num_key)
         if var_key not in node.parents:
             parents = ", ".join(_latex(k) for k in node.parents) or "none"
@@ -288,15 +292,15 @@ def read_partial(reader: object, pt: object) -> object | None:
                        f"{_latex(var_key)}}} with a declared upstream gradient)")
         b = reading.fresh(var_key, pos)
         jac: Expr = Call("jacobian", (_placed(graph.local(num_key, var_key, b), pos), b), pos)
-        return r._entries(p, jac, node.shape, var_kind)  # type: ignore[attr-defined]
-    if r.defined(p.num) or p.num_index is not None or p.num_power is not None:  # type: ignore
+        return r._entries(p, jac, node.shape, var_kind)
+    if r.defined(p.num) or p.num_index is not None or p.num_power is not None:
         raise _err(f"\\partial {p.num}/\\partial {p.var}: {p.num} is not a node of the "
                    f"computation graph ({', '.join(_latex(k) for k in graph.keys())})", pos,
                    r.file, f"differentiate a node, or the loss, by {_latex(var_key)}; or define "
                    f"the derivative yourself (`let {p.named} = ...` before the equation)")
     prefix = f"d{p.num}_d"
-    ups = [v for v in r.env.vectors() if v.startswith(prefix)  # type: ignore[attr-defined]
-           and r.kind(v[len(prefix):]) == "let"]  # type: ignore[attr-defined]
+    ups = [v for v in r.env.vectors() if v.startswith(prefix)
+           and r.kind(v[len(prefix):]) == "let"]
     if len(ups) != 1:
         what = "several upstream gradients are declared (" + ", ".join(ups) + ")" if ups \
             else "no upstream gradient is declared"
@@ -316,21 +320,21 @@ def read_partial(reader: object, pt: object) -> object | None:
                    f"declare the upstream gradient of the output (`vector d{p.num}_d{output}`)")
     chain = BinOp("*", Transpose(Call("jacobian", (_placed(top, pos), b), pos), pos),
                   Name(up, pos), pos)
-    return r._entries(p, chain, "scalar", var_kind, gradient=True)  # type: ignore[attr-defined]
+    return r._entries(p, chain, "scalar", var_kind, gradient=True)
 
 
-def _refuse_own_nodes(r: object, p: object, output: str) -> None:
+def _refuse_own_nodes(r: Any, p: Partial, output: str) -> None:
     """A graph partial where the document defines a node itself: a located error."""
     from .latex import _err
     for name in (*_USES, output):
-        if r.defined(name) and not (r._vocab(name)  # type: ignore[attr-defined]
-                                    or r.env.vocab_let(name)):  # type: ignore[attr-defined]
-            raise _err(f"\\partial {p.num}/\\partial {p.var}: the document defines {name} "  # type: ignore
+        if r.defined(name) and not (r._vocab(name)
+                                    or r.env.vocab_let(name)):
+            raise _err(f"\\partial {p.num}/\\partial {p.var}: the document defines {name} "
                        "itself, so the vocabulary's computation graph (mu, sigma^2, xhat, "
                        f"{output}) is not the document's, and a partial along it has no "
-                       "value here", p.pos, r.file,  # type: ignore[attr-defined]
+                       "value here", p.pos, r.file,
                        f"drop the document's definition of {name}, or define the derivative "
-                       f"yourself (`let {p.named} = ...` before the equation)")  # type: ignore
+                       f"yourself (`let {p.named} = ...` before the equation)")
 
 
 def _latex(key: str) -> str:
