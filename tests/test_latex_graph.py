@@ -322,3 +322,59 @@ def test_elementwise_layernorm_graph() -> None:
     line = r"\frac{\partial \ell}{\partial \hat x_i} = \frac{\partial \ell}{\partial y_i}\gamma_i"
     assert claims(line, pre) == ["proved"]
     assert claims(line.replace(r"\gamma_i", r"\beta_i"), pre) == ["refuted"]
+
+
+# --- the document's own definitions are the graph (no vocabulary) ------------------------------
+
+ALG1 = ("\\mu_\\mathcal{B} \\leftarrow \\frac{1}{m}\\sum_{i=1}^m x_i\n"
+        "\\sigma_\\mathcal{B}^2 \\leftarrow \\frac{1}{m}\\sum_{i=1}^m (x_i - \\mu_\\mathcal{B})^2\n"
+        "\\hat{x}_i \\leftarrow \\frac{x_i - \\mu_\\mathcal{B}}{\\sqrt{\\sigma_\\mathcal{B}^2 + "
+        "\\epsilon}}\n"
+        "y_i \\leftarrow \\gamma\\hat{x}_i + \\beta")
+OWN = "vector x, dl_dy\nscalar eps, gamma, beta\nlet m = d"
+
+
+def own_rows(latex: str) -> list[tuple[str, str, str, str]]:
+    text = (f"```symnorm\n{OWN}\n```\n\n```latex alg\n{ALG1}\n```\n\n"
+            f"```latex eq\n{latex}\n```\n")
+    return [(v.label, v.status, v.statement, v.message)
+            for v in check_text(text, "g.md", sandbox=False).verdicts
+            if v.label.startswith("eq")]
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_own_definitions_are_the_graph(k: int) -> None:
+    """Ioffe's backward pass on Algorithm 1's own definitions (no vocabulary): proved, and a
+    one-token variant refuted (the numpy truth is the same graph's)."""
+    latex = IOFFE[k][0]
+    got = own_rows(latex)
+    assert [s for _, s, _, _ in got if s != "defined"] == ["proved"], got
+    line, old, new, truth = [m for m in MUTANTS if m[0] == k][0]
+    assert not truth()
+    got = own_rows(latex.replace(old, new))
+    assert [s for _, s, _, _ in got if s != "defined"] == ["refuted"], got
+
+
+def test_own_definitions_read_as_shows_the_cut() -> None:
+    (row,) = [r for r in own_rows(IOFFE[2][0]) if r[0] == "eq.1"]
+    # mu_B cut: sigma_B (defined from mu_B), xhat and y recomputed from mu_B_node
+    assert "(x - mu_B_node * ones).T * (x - mu_B_node * ones)" in row[2], row
+    assert "given mu_B_node == mu_B" in row[2], row
+
+
+def test_own_definitions_local_partial_and_refusals() -> None:
+    got = own_rows(r"\frac{\partial \hat x_i}{\partial \mu_\mathcal{B}} = \frac{-1}{\sqrt{"
+                   r"\sigma_\mathcal{B}^2 + \epsilon}}")
+    assert [s for _, s, _, _ in got] == ["proved"], got
+    got = own_rows(r"\frac{\partial \hat x_i}{\partial \mu_\mathcal{B}} = \sum_i \frac{-1}{"
+                   r"\sqrt{\sigma_\mathcal{B}^2 + \epsilon}}")
+    assert [s for _, s, _, _ in got] == ["refuted"], got
+    for own, latex, want in (
+            (OWN, r"\frac{\partial y}{\partial \mu_\mathcal{B}} = 0", "mu_B is not a parent of y"),
+            ("vector x\nscalar eps, gamma, beta\nlet m = d", IOFFE[1][0],
+             "no upstream gradient is declared")):
+        text = (f"```symnorm\n{own}\n```\n\n```latex alg\n{ALG1}\n```\n\n"
+                f"```latex eq\n{latex}\n```\n")
+        errs = [v.message for v in check_text(text, "g.md", sandbox=False).verdicts
+                if v.status == "error"]
+        assert errs and want in errs[0], errs

@@ -150,6 +150,9 @@ class LatexEnv:
     #: the vocabulary's computation graph (:mod:`symnorm.lang.latex_graph`) when the block's
     #: names mean what it says; partials by its nodes are read along it
     graph: Any = None
+    #: the body of the document's own definition of a name (no parameters, not a
+    #: vocabulary's), else None: the nodes of the document's computation graph
+    definition: Callable[[str], Expr | None] = lambda n: None
 
 
 def parse_latex_equation(
@@ -421,12 +424,11 @@ class _Equation:
         return self.env.kind(name)
 
     def graph_reading(self) -> Any:
-        """The fresh variables of this equation's graph partials (None without a graph)."""
-        if self._graph is None and self.env.graph is not None \
-                and not isinstance(self.env.graph, str):
+        """The fresh variables of this equation's graph partials."""
+        if self._graph is None:
             from symnorm.lang.latex_graph import GraphReading
-            self._graph = GraphReading(self.env.graph, lambda n: self.defined(n)
-                                       or n in self._written or n in self.lets)
+            self._graph = GraphReading(lambda n: self.defined(n) or n in self._written
+                                       or n in self.lets)
         return self._graph
 
     def build(self, raws: list[RawRel], label: str) -> list[Statement]:

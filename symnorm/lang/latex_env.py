@@ -176,8 +176,17 @@ def latex_env(scope: Scope) -> LatexEnv:
         target = let.expanded.id
         return target if target in scope.vectors or target in scope.scalars else None
 
+    def definition(name: str) -> Expr | None:
+        """The body of the document's own definition of ``name`` (no parameters, not a
+        vocabulary's): a node of the document's computation graph."""
+        let = scope.lets.get(name)
+        if let is None or let.stmt.params or let.vocab or let.origin:
+            return None
+        return let.stmt.body
+
     return LatexEnv(kind=kind, alias=alias, shape=shape, meanings=meanings, affine=affine,
                     output=output, graph=_graph(vocabs, texts, meanings, output, expanded),
+                    definition=definition,
                     plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,

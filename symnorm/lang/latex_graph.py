@@ -166,18 +166,17 @@ class GraphReading:
     taken); ``hypotheses`` fixes it at B's value in every claim that uses it.
     """
 
-    graph: Graph
     taken: Callable[[str], bool]  # whether the document or the equation uses a name
     vars: dict[str, tuple[str, Expr]] = field(default_factory=dict)  # name -> (shape, value)
 
-    def fresh(self, key: str, pos: Pos) -> Name:
-        node = self.graph.node(key)
+    def fresh(self, key: str, shape: str, value: Expr, pos: Pos) -> Name:
+        """A new variable ``KEY_node`` standing for a node of shape ``shape`` worth ``value``."""
         base = f"{key}_node"
         name, k = base, 1
         while name in self.vars or self.taken(name):
             k += 1
             name = f"{base}{k}"
-        self.vars[name] = (node.shape, _placed(node.value, pos))
+        self.vars[name] = (shape, _placed(value, pos))
         return Name(name, pos)
 
     def declarations(self, pos: Pos) -> list[object]:
@@ -245,6 +244,25 @@ def node_key(graph: Graph, output: str, name: str, power: int | None) -> str | N
 
 
 def read_partial(reader: Any, pt: Partial) -> object | None:
+    """``pt`` read along a computation graph, or None when B is not a defined quantity.
+
+    A partial by a defined quantity that is a node of no graph (layernorm's ``s``, a
+    vocabulary's claim-language name) has no value: an error, never a definition.
+    """
+    from .latex import _err
+    out = _read_partial(reader, pt)
+    if out is None and reader.kind(pt.var) == "let":
+        nodes = "mu, sigma^2, xhat, y" if isinstance(reader.env.graph, Graph) else ""
+        raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.var} is a vocabulary's "
+                   "definition that is not a node of a computation graph, so this partial has "
+                   "no value here", pt.pos, reader.file,
+                   "differentiate by a declared variable"
+                   + (f" or by a node of the layer's graph ({nodes})" if nodes else "")
+                   + f", or define the derivative yourself (`let {pt.named} = ...`)")
+    return out
+
+
+def _read_partial(reader: Any, pt: Partial) -> object | None:
     """``pt`` read along the computation graph, or None when it is not a graph partial.
 
     ``reader`` is the equation reader (:class:`symnorm.lang.latex._Equation`): its
@@ -252,7 +270,7 @@ def read_partial(reader: Any, pt: Partial) -> object | None:
     """
     from .latex import _err
     r, p = reader, pt
-    reading: GraphReading | None = r.graph_reading()
+    reading: GraphReading = r.graph_reading()
     output = r.env.output
     why = r.env.graph
     if isinstance(why, str) and (p.var, p.var_power) in _NAMES \
@@ -261,9 +279,11 @@ def read_partial(reader: Any, pt: Partial) -> object | None:
                    f"graph is read only for the vocabulary's default map, and {why}", p.pos,
                    r.file, f"use the vocabulary without the option, or define the derivative "
                    f"yourself (`let {p.named} = ...` before the equation)")
-    if reading is None or output is None:
-        return None
-    graph = reading.graph
+    if not isinstance(why, Graph) or output is None:
+        return read_document_partial(r, p)
+    graph = why
+    if r.env.definition(p.var) is not None or p.var in r.lets:
+        return read_document_partial(r, p)  # the document's own definition: its graph
     var_key = node_key(graph, output, p.var, p.var_power)
     if var_key is None or r.kind(p.var) in ("scalar", "vector", "matrix"):
         if p.var in ("sigma", "sigma_B", "sigma_beta") and p.var_power is None \
@@ -290,7 +310,7 @@ def read_partial(reader: Any, pt: Partial) -> object | None:
                        f"{', '.join(_latex(k) for k in node.parents)}), or the loss by "
                        f"{_latex(var_key)} (\\frac{{\\partial \\ell}}{{\\partial "
                        f"{_latex(var_key)}}} with a declared upstream gradient)")
-        b = reading.fresh(var_key, pos)
+        b = reading.fresh(var_key, graph.node(var_key).shape, graph.node(var_key).value, pos)
         jac: Expr = Call("jacobian", (_placed(graph.local(num_key, var_key, b), pos), b), pos)
         return r._entries(p, jac, node.shape, var_kind)
     if r.defined(p.num) or p.num_index is not None or p.num_power is not None:
@@ -311,7 +331,7 @@ def read_partial(reader: Any, pt: Partial) -> object | None:
     up = ups[0]
     target_name = up[len(prefix):]
     target = node_key(graph, output, target_name, None)
-    b = reading.fresh(var_key, pos)
+    b = reading.fresh(var_key, graph.node(var_key).shape, graph.node(var_key).value, pos)
     top = graph.cut(var_key, b, target) if target is not None else None
     if top is None:
         raise _err(f"\\partial {p.num}/\\partial {p.var}: the declared upstream gradient {up} "
@@ -321,6 +341,100 @@ def read_partial(reader: Any, pt: Partial) -> object | None:
     chain = BinOp("*", Transpose(Call("jacobian", (_placed(top, pos), b), pos), pos),
                   Name(up, pos), pos)
     return r._entries(p, chain, "scalar", var_kind, gradient=True)
+
+
+def read_document_partial(r: Any, p: Partial) -> object | None:
+    """``p`` along the document's own definitions (each a node whose parents are the defined
+    names its body uses), or None when B is not one of them (the name ``dA_dB`` then)."""
+    from .latex import _err, names_in
+
+    def body(n: str) -> Expr | None:
+        if n in r.lets:
+            return None if r.lets[n].params else r.lets[n].body  # type: ignore[no-any-return]
+        return r.env.definition(n)  # type: ignore[no-any-return]
+
+    if body(p.var) is None or r.kind(p.var) in ("scalar", "vector", "matrix"):
+        return None
+    pos = p.pos
+    what = f"\\partial {p.num}/\\partial {p.var}"
+    node = p.var if p.var_power is None else f"{p.var}^{p.var_power}"
+    value: Expr = Name(p.var, pos)
+    if p.var_power is not None:
+        value = BinOp("**", value, Num(Fraction(p.var_power), pos), pos)
+    shape = r._shape(value, set())
+    if shape not in ("scalar", "column"):
+        raise _err(f"{what}: a partial along the computation graph is read by a scalar or a "
+                   f"vector node, and the shape of {node} is {shape or 'not known here'}", pos,
+                   r.file, f"define {p.named} yourself (`let {p.named} = ...` before the "
+                   "equation)")
+    b = r.graph_reading().fresh(p.var + (str(p.var_power) if p.var_power else ""), shape,
+                                value, pos)
+    # downstream of B^k, B itself is b^(1/k)
+    cut: Expr = b if p.var_power is None else BinOp(
+        "**", b, Num(Fraction(1, p.var_power), pos), pos)
+    var_kind = "scalar" if shape == "scalar" else "vector"
+    top = body(p.num)
+    if top is not None and r.kind(p.num) not in ("scalar", "vector", "matrix"):
+        if p.var not in names_in(top):
+            raise _err(f"{what}: {p.var} is not a parent of {p.num} in the document's "
+                       f"computation graph ({p.num} = {top}), so no local partial of one by "
+                       "the other is defined", pos, r.file,
+                       f"differentiate {p.num} by a name its definition uses, or the loss by "
+                       f"{node} (with a declared upstream gradient)")
+        local = subst_names(top, {p.var: cut})
+        if p.num_power is not None:
+            local = BinOp("**", local, Num(Fraction(p.num_power), pos), pos)
+        num_shape = r._shape(Name(p.num, pos), set()) if p.num_power is None else "scalar"
+        jac: Expr = Call("jacobian", (_placed(local, pos), b), pos)
+        return r._entries(p, jac, num_shape, var_kind)
+    if r.defined(p.num) or p.num_index is not None or p.num_power is not None:
+        raise _err(f"{what}: {p.num} is not a node of the document's computation graph (a "
+                   "name the document defines)", pos, r.file,
+                   f"differentiate a defined name, or the loss, by {node}; or define the "
+                   f"derivative yourself (`let {p.named} = ...` before the equation)")
+    prefix = f"d{p.num}_d"
+    ups = [v for v in r.env.vectors() if v.startswith(prefix) and r.kind(v[len(prefix):]) == "let"]
+    if len(ups) != 1:
+        got = "several upstream gradients are declared (" + ", ".join(ups) + ")" if ups \
+            else "no upstream gradient is declared"
+        raise _err(f"{what}: a partial of the loss {p.num} along the computation graph needs "
+                   f"the derivative of {p.num} by a defined output, and {got}", pos, r.file,
+                   f"declare one (`vector d{p.num}_dy` for the output y), or define "
+                   f"{p.named} yourself")
+    target = ups[0][len(prefix):]
+    memo: dict[str, Expr] = {}
+
+    def recomputed(n: str, depth: int = 0) -> Expr:
+        """n's value with B cut: its definition recomputed when a parent changed."""
+        if n == p.var:
+            return cut
+        if n in memo:
+            return memo[n]
+        e = body(n)
+        out: Expr = Name(n, pos)
+        if e is not None and depth < 64:
+            mapping = {m: recomputed(m, depth + 1) for m in names_in(e) if m != n}
+            changed = {m: v for m, v in mapping.items()
+                       if not (isinstance(v, Name) and v.id == m)}
+            if changed:
+                out = subst_names(e, changed)
+        memo[n] = out
+        return out
+
+    top = recomputed(target)
+    if isinstance(top, Name) and top.id == target:
+        raise _err(f"{what}: the declared upstream gradient {ups[0]} is of {target}, which "
+                   f"does not depend on {node} through the document's definitions", pos,
+                   r.file, f"declare the upstream gradient of a quantity computed from "
+                   f"{node}")
+    chain = BinOp("*", Transpose(Call("jacobian", (_placed(top, pos), b), pos), pos),
+                  Name(ups[0], pos), pos)
+    return r._entries(p, chain, "scalar", var_kind, gradient=True)
+
+
+def subst_names(e: Expr, mapping: dict[str, Expr]) -> Expr:
+    """``e`` with names replaced (simultaneously) by expressions."""
+    return _subst(e, mapping)
 
 
 def _refuse_own_nodes(r: Any, p: Partial, output: str) -> None:
