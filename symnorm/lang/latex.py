@@ -85,7 +85,8 @@ LATEX_NAMES: dict[str, str] = {
     "\\sum_{i=1}^d (body in x_i)": "sum(x), u.T*w (bound d or a name defined as d)",
     "\\hat x, \\bar x, \\tilde x": "xhat, xbar, xtilde",
     "x_1, \\mu_\\mathcal{B}": "x_1, mu_B",
-    "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "dl_dxhat (a named vector)",
+    "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "entry i of the adjoint of xhat along the "
+                                                "computation graph",
     "=, \\neq, <, >, \\le, \\ge": "==, !=, <, >, <=, >=",
     ":=, \\coloneqq, \\leftarrow, \\gets": "definition (let)",
     "\\stackrel{def}{=}, \\overset{def}{=}, \\triangleq": "definition (let)",
@@ -825,10 +826,10 @@ class _Equation:
     def _partial(self, pt: Partial) -> object:
         """``\\frac{\\partial A}{\\partial B}``, read by what A and B are in the document.
 
-        * the document defines the derivative's name (``dl_dy``, ``let dl_dx = ...``), or B
-          is not a declared variable (``\\partial\\sigma^2``, ``\\partial\\hat x_i`` are
-          partials along a computation graph): the name ``dA_dB`` (a definition on the left
-          of ``=``, otherwise whatever the document says it is);
+        * the document defines the derivative's name (``dl_dy``, ``let dl_dx = ...``): that
+          name;
+        * B a defined quantity (``\\partial\\sigma^2``, ``\\partial\\hat x_i``): a partial
+          along the computation graph, a value (:mod:`symnorm.lang.latex_graph`);
         * A is a defined quantity and B a declared variable: ``jacobian(A, B)``, one entry
           per free index (``\\partial y_i/\\partial\\gamma``, ``\\partial\\mu/\\partial x_i``);
         * A is undefined (the loss) and exactly one declared vector ``dA_dY`` names the
