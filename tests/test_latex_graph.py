@@ -378,3 +378,27 @@ def test_own_definitions_local_partial_and_refusals() -> None:
         errs = [v.message for v in check_text(text, "g.md", sandbox=False).verdicts
                 if v.status == "error"]
         assert errs and want in errs[0], errs
+
+
+def test_own_function_in_the_graph_is_refused() -> None:
+    """A document function can use B out of sight of the definitions' names: refused."""
+    text = ("```symnorm\nvector x, dl_dy\nscalar eps, gamma, beta\nlet m = d\n"
+            "let mu_B = sum(x)/m\nlet F(t) = t - mu_B*ones\n"
+            "let sigma_B = sqrt(F(x).T*F(x)/m)\nlet y = gamma*F(x)/sqrt(sigma_B**2 + eps)"
+            " + beta*ones\n```\n\n"
+            "```latex eq\n\\frac{\\partial \\ell}{\\partial \\mu_\\mathcal{B}} = 0\n```\n")
+    errs = [v.message for v in check_text(text, "g.md", sandbox=False).verdicts
+            if v.status == "error"]
+    assert errs and "function F" in errs[0], errs
+
+
+def test_same_equation_definitions_are_nodes() -> None:
+    """A definition of the equation itself is a node (here c, defined beside the claim)."""
+    def got(rhs: str) -> list[str]:
+        text = (f"```symnorm\n{OWN}\nlet mu_B = sum(x)/m\n```\n\n```latex eq\n"
+                f"c_i = x_i - \\mu_\\mathcal{{B}},\\quad \\frac{{\\partial c_i}}{{\\partial "
+                f"\\mu_\\mathcal{{B}}}} = {rhs}\n```\n")
+        return [v.status for v in check_text(text, "g.md", sandbox=False).verdicts
+                if v.status != "defined"]
+    assert got("-1") == ["proved"]
+    assert got("1") == ["refuted"]

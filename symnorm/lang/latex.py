@@ -154,6 +154,8 @@ class LatexEnv:
     #: the body of the document's own definition of a name (no parameters, not a
     #: vocabulary's), else None: the nodes of the document's computation graph
     definition: Callable[[str], Expr | None] = lambda n: None
+    #: whether a name is a function the document defines itself (``let F(t) = ...``)
+    own_function: Callable[[str], bool] = lambda n: False
 
 
 def parse_latex_equation(

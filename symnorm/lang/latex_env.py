@@ -186,7 +186,9 @@ def latex_env(scope: Scope) -> LatexEnv:
 
     return LatexEnv(kind=kind, alias=alias, shape=shape, meanings=meanings, affine=affine,
                     output=output, graph=_graph(vocabs, texts, meanings, output, expanded),
-                    definition=definition,
+                    definition=definition, own_function=lambda n: n in scope.lets and bool(
+                        scope.lets[n].stmt.params) and not (scope.lets[n].vocab
+                                                            or scope.lets[n].origin),
                     plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,

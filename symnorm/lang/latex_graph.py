@@ -213,6 +213,8 @@ def _standin(e: object, vars: dict[str, tuple[str, Expr]],
             return Num(Fraction(1), e.pos) if by == "scalar" else \
                 Transpose(Name("ones", e.pos), e.pos)
         return Name(f"<{var}>", e.pos)  # an unknown shape stays unknown
+    if isinstance(e, Name) and e.id in vars:
+        return Num(Fraction(1), e.pos) if vars[e.id][0] == "scalar" else Name("ones", e.pos)
     if isinstance(e, BinOp):
         return BinOp(e.op, _standin(e.left, vars, shape_of),  # type: ignore[arg-type]
                      _standin(e.right, vars, shape_of), e.pos)  # type: ignore[arg-type]
@@ -412,6 +414,15 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
             return memo[n]
         e = body(n)
         out: Expr = Name(n, pos)
+        if e is not None:
+            opaque = sorted(f for f in names_in(e) if r.env.own_function(f)
+                            or f in r.lets and r.lets[f].params)
+            if opaque:
+                # a function's body may use B out of sight of the definitions' names
+                raise _err(f"{what}: {n} is computed with the document's function "
+                           f"{opaque[0]}, through which the computation graph is not followed",
+                           pos, r.file, f"write {n} without the function, or define "
+                           f"{p.named} yourself (`let {p.named} = ...` before the equation)")
         if e is not None and depth < 64:
             mapping = {m: recomputed(m, depth + 1) for m in names_in(e) if m != n}
             changed = {m: v for m, v in mapping.items()
