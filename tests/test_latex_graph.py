@@ -210,7 +210,7 @@ def test_ioffe_backward_pass_as_one_block() -> None:
     assert [s for _, s, _, _ in got if s != "defined"] == ["proved"] * len(IOFFE), got
 
 
-@pytest.mark.parametrize("k", [0, 1, 2, 6, 7, 8])
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 6, 7, 8, 9])
 def test_both_engines_prove_each_true_line(k: int) -> None:
     """The any-d engine and the explicit engine (at d = 3), each on its own."""
     latex = LINES[k][0]
