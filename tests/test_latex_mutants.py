@@ -112,8 +112,11 @@ PUBLISHED = ROOT / "derivations" / "published_equations.md"
 PUBLISHED_MUTANTS = [
     (r"\cdot\frac{2(x_i-\mu_\mathcal{B})}{m}", r"\cdot\frac{(x_i-\mu_\mathcal{B})}{m}",
      "bn.backward-4.1"),                                                 # dropped factor 2
+    # wrong exponent: refuted at its own line, the partial by sigma^2 (a claim along the graph
+    # of Algorithm 1); before graph partials had values it was a definition and only the
+    # input gradient that used it, bn.backward-4.1, was refuted
     (r"(\sigma^2_\mathcal{B}+\epsilon)^{-3/2}", r"(\sigma^2_\mathcal{B}+\epsilon)^{-1/2}",
-     "bn.backward-4.1"),                                                 # wrong exponent
+     "bn.backward-2.1"),
     (r"\frac{\partial \ell}{\partial y_i}\cdot\widehat{x}_i",
      r"\frac{\partial \ell}{\partial y_i}\cdot x_i", "bn.backward-5.1"),  # x for x-hat
     (r"{\sqrt{\sigma_\mathcal{B}^2 + \epsilon}}", r"{\sqrt{\sigma_\mathcal{B} + \epsilon}}",

@@ -20,6 +20,8 @@ Q = Fraction
 
 #: refused entries, by the construct their first error names
 REFUSED = {
+    # rmsnorm has no computation graph: its r is a definition, not a node
+    "yuerms.dxhat.dr": "not a node of a computation graph",
     # plain-text formulas: a word the document does not define
     "keras.mean": "'sum' is written as a word",            # sum(... for j in range(k))
     "keras.var": "'sum' is written as a word",
@@ -74,7 +76,7 @@ REFUSED = {
     "yuerms.dgamma": "unsupported LaTeX command \\underbrace",
 }
 #: accepted true entries whose rows are all definitions (a graph partial on the left)
-DEFINED_ONLY = {"nemo.lnb.dxhat": "dL_dXhat", "yuerms.dxhat.dr": "dxhat_dr"}
+DEFINED_ONLY = {"nemo.lnb.dxhat": "dL_dXhat"}
 #: chrisjob.rmsnorm.dx (false) is refuted, but against the vocabulary's y = gamma RMS(x) +
 #: beta, in which the source's weight w does not occur: the right verdict for a reading that
 #: is not the source's (see test_true_gradient_with_the_sources_weight_is_not_refuted)
@@ -104,11 +106,11 @@ def test_corpus4_size_and_acceptance() -> None:
     assert not set(REFUSED) & set(DEFINED_ONLY)
     # at least 8 public sources, by key prefix
     assert len({k.split(".")[0] for k in ENTRIES}) >= 8
-    # 8 of 50 accepted verbatim: 5 proved (ms.ops.layernorm since plain words read), 2
-    # definitions only (graph partials), 1 false entry
+    # 7 of 50 accepted verbatim: 5 proved (ms.ops.layernorm since plain words read), 1
+    # definition only (a partial by the undefined X-hat), 1 false entry
     # refuted; every accepted entry with the right verdict
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 50 and accepted >= 8 and accepted - len(DEFINED_ONLY) >= 6
+    assert len(CORPUS) == 50 and accepted >= 7 and accepted - len(DEFINED_ONLY) >= 6
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:

@@ -117,10 +117,16 @@ def _error_verdict(doc: Document | None, exc: SourceError) -> Verdict:
 
 def _defined_verdict(path: str, d: Definition) -> Verdict:
     """A LaTeX equation read as a definition: visible, counted apart, never checked."""
+    if d.vocabulary:  # the equation used the name; the vocabulary gave its meaning
+        message = (f"the vocabulary's meaning of {d.name} ({d.vocabulary}), used by the "
+                   f"equation on line {d.line}; the equation does not define {d.name} and "
+                   "nothing is claimed about it")
+    else:
+        message = (f"defines {d.name} (line {d.line}); not checked. To check this equation "
+                   f"instead, define {d.name} before it (docs/latex.md)")
     return Verdict(file=path, line=d.line, column=d.column, label=f"{d.label}.{d.name}",
                    statement=d.text, status=DEFINED, origin="latex", source=d.source,
-                   message=f"defines {d.name} (line {d.line}); not checked. To check this "
-                           f"equation instead, define {d.name} before it (docs/latex.md)")
+                   message=message)
 
 
 def _check_args(timeout: float, dps: int) -> None:

@@ -144,7 +144,22 @@ class Explicit(TreeEvaluator):
         order = [s for v, ss in self.vec_syms.items() if v not in jac_vars for s in reversed(ss)]
         order += [s for v, ss in self.vec_syms.items() if v in jac_vars for s in reversed(ss)]
         order += [s for s in self.syms.values() if s not in self.subs]  # assumed: fixed
+        # `given b == B` with b differentiated by and absent from B (the point of a partial
+        # along a computation graph): solved for b first, each equation linear in b with
+        # coefficient 1, so nothing is lost and no other symbol is eliminated through it
+        points = {h.left.id for h in self.claim.given if h.op == "==" and isinstance(h.left, Name)
+                  and h.left.id in jac_vars and h.left.id not in _names_of(h.right)}
         sol: dict[sp.Symbol, sp.Expr] = {}
+        for h in self.claim.given:
+            v = h.left.id if isinstance(h.left, Name) else ""
+            if v not in points or not (v in self.vec_syms or v in self.syms and
+                                       self.syms[v] not in self.subs):
+                continue
+            syms = list(self.vec_syms[v]) if v in self.vec_syms else [self.syms[v]]
+            value = self.value(h.right)
+            comps = list(value) if isinstance(value, sp.MatrixBase) else [value]
+            if len(comps) == len(syms) and not any(s in sol for s in syms):
+                sol.update(zip(syms, comps))
         for eq in eqs:
             num = sp.expand(sp.numer(sp.together(sp.Integer(0) + eq.subs(sol))))
             if num == 0:
@@ -190,6 +205,10 @@ class Explicit(TreeEvaluator):
 
 def _matrix_symbols(name: str, d: int) -> sp.Matrix:
     return sp.Matrix(d, d, lambda i, j: sp.Symbol(f"{name}[{i + 1},{j + 1}]", real=True))
+
+
+def _names_of(e: object) -> set[str]:
+    return {n.id for n in nodes(e) if isinstance(n, Name)}  # type: ignore[arg-type]
 
 
 def _jacobian_vars(rel: Relation) -> set[str]:

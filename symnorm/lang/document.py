@@ -51,6 +51,9 @@ class Definition:
     line: int
     column: int
     source: str  # the equation as written
+    #: the vocabularies whose meaning of the name this is (the equation used the name and
+    #: the reader put in its meaning), "" for a definition the equation states
+    vocabulary: str = ""
 
 
 @dataclass
@@ -224,10 +227,12 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
         for st in stmts:
             doc.scope.add(st)
             if isinstance(st, Let):
-                doc.definitions.append(_definition(st, label, text.strip()))
                 meaning = {PLAIN_OUTPUT: env.plain_output, GAIN_OUTPUT: env.gain_output}.get(
                     st.name, env.meanings.get(st.name))
-                if not st.params and meaning is not None and st.body == meaning:
+                vocabulary = not st.params and meaning is not None and st.body == meaning
+                doc.definitions.append(_definition(st, label, text.strip(),
+                                                   uses if vocabulary else ""))
+                if vocabulary:
                     # the vocabulary's meaning (the reader defines a name of the vocabulary's
                     # only so): it holds in blocks whose vocabularies agree
                     doc.scope.mark_vocabulary(st.name, f"{uses}, equation {label}")
@@ -249,10 +254,10 @@ def _is_dimension(scope: Scope, name: str) -> bool:
     return scope.lets[name].expanded == dim
 
 
-def _definition(st: Let, label: str, source: str) -> Definition:
+def _definition(st: Let, label: str, source: str, vocabulary: str = "") -> Definition:
     head = f"{st.name}({', '.join(st.params)})" if st.params else st.name
     return Definition(label, st.name, f"let {head} = {st.body}", st.pos.line, st.pos.col,
-                      source)
+                      source, vocabulary)
 
 
 def read_document(path: str | Path) -> Document:

@@ -86,7 +86,8 @@ LATEX_NAMES: dict[str, str] = {
     "\\sum_{i=1}^d (body in x_i)": "sum(x), u.T*w (bound d or a name defined as d)",
     "\\hat x, \\bar x, \\tilde x": "xhat, xbar, xtilde",
     "x_1, \\mu_\\mathcal{B}": "x_1, mu_B",
-    "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "dl_dxhat (a named vector)",
+    "\\frac{\\partial \\ell}{\\partial \\hat x_i}": "entry i of the adjoint of xhat along the "
+                                                "computation graph",
     "=, \\neq, <, >, \\le, \\ge": "==, !=, <, >, <=, >=",
     ":=, \\coloneqq, \\leftarrow, \\gets": "definition (let)",
     "\\stackrel{def}{=}, \\overset{def}{=}, \\triangleq": "definition (let)",
@@ -148,6 +149,14 @@ class LatexEnv:
     conflicts: dict[str, str] = field(default_factory=dict)
     #: the declared variable a definition is another name of (``let z = x``: ``x``), else None
     alias: Callable[[str], str | None] = lambda n: None
+    #: the vocabulary's computation graph (:mod:`symnorm.lang.latex_graph`) when the block's
+    #: names mean what it says; partials by its nodes are read along it
+    graph: Any = None
+    #: the body of the document's own definition of a name (no parameters, not a
+    #: vocabulary's), else None: the nodes of the document's computation graph
+    definition: Callable[[str], Expr | None] = lambda n: None
+    #: whether a name is a function the document defines itself (``let F(t) = ...``)
+    own_function: Callable[[str], bool] = lambda n: False
 
 
 def parse_latex_equation(
@@ -416,6 +425,8 @@ class _Equation:
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
         #: the sizes of fixed tensor indices the equation uses (``size_t``), declared scalars
         self.sizes: tuple[str, ...] = ()
+        self._graph: Any = None  # the fresh variables of graph partials (latex_graph.py)
+        self._written: set[str] = set()  # every name the equation writes
 
     def _vocab(self, name: str) -> bool:
         """Whether ``name`` takes its vocabulary meaning (the document does not define it)."""
@@ -456,8 +467,17 @@ class _Equation:
             return "scalar" if name in self.env.affine else "let"
         return self.env.kind(name)
 
+    def graph_reading(self) -> Any:
+        """The fresh variables of this equation's graph partials."""
+        if self._graph is None:
+            from symnorm.lang.latex_graph import GraphReading
+            self._graph = GraphReading(lambda n: self.defined(n) or n in self._written
+                                       or n in self.lets)
+        return self._graph
+
     def build(self, raws: list[RawRel], label: str) -> list[Statement]:
         raws = [self._bare(r) for r in raws]
+        self._written = {n for r in raws for n in names_in(r.left) | names_in(r.right)}
         for r in raws:
             for side in (r.left, r.right):
                 if tree_depth(side) > MAX_TREE_DEPTH:
@@ -519,16 +539,37 @@ class _Equation:
         lets = [replace(lt, body=self._broadcast(self._calls(lt.body),
                                                  set() if lt.of_argument else set(lt.params)))
                 for lt in lets]
+        graph_vars = set(self._graph.vars) if self._graph is not None else set()
+        for lt in lets:
+            if names_in(lt.body) & graph_vars:  # its value would lose the point b == B
+                raise _err(f"{lt.name} is defined by a partial along the computation graph; "
+                           "such a partial is a value at a point, read only in a claim",
+                           lt.pos, self.file, "state it as a claim about a defined name, or "
+                           f"write the derivative's name defined beforehand (`let {lt.name} "
+                           "= ...`)")
+
+        def hyps(rel: Relation, chain: int) -> tuple[Relation, ...]:
+            if not graph_vars:
+                return ()
+            names = names_in(rel.left) | names_in(rel.right)
+            for c in given.get(chain, ()):
+                names |= names_in(c.left) | names_in(c.right)
+            return self._graph.hypotheses(names, rel.pos)  # type: ignore[no-any-return]
         # conditions are part of the equation: their vocabulary names (weight) are defined too
+        graph_given = {id(rel): hyps(rel, r.chain) for r, rel in pending}
         out: list[Statement] = self._vocabulary_names(
-            lets, [rel for _, rel in pending] + [c for cs in given.values() for c in cs],
+            lets, [rel for _, rel in pending] + [c for cs in given.values() for c in cs]
+            + [h for hs in graph_given.values() for h in hs],
             raws[0].pos if raws else Pos(1, 1))
         if self.sizes:  # T in oneDNN's tensor notation: the number of values of index t
             out.insert(0, Declare("scalar", self.sizes, raws[0].pos))
+        if self._graph is not None:
+            out += self._graph.declarations(raws[0].pos if raws else Pos(1, 1))
         out += lets
         for k, (r, rel) in enumerate(pending, 1):
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()
-            out.append(Claim(f"{label}.{k}", rel, given.get(r.chain, ()) + limit, r.pos,
+            out.append(Claim(f"{label}.{k}", rel,
+                             given.get(r.chain, ()) + graph_given[id(rel)] + limit, r.pos,
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out
@@ -648,6 +689,8 @@ class _Equation:
 
     def _shape(self, e: Expr, params: set[str]) -> str | None:
         """The shape of ``e`` with this equation's definitions and the vocabulary expanded."""
+        if self._graph is not None and self._graph.vars:  # jacobian(.., b): by its shape
+            e = self._graph.standin(e, lambda f: self._shape(f, params))
         local = {n: lt.body for n, lt in self.lets.items() if not lt.params}
         local.update({n: m for n, m in self.env.meanings.items() if self._vocab(n)})
         for _ in range(len(local) + 1):
@@ -828,10 +871,10 @@ class _Equation:
     def _partial(self, pt: Partial) -> object:
         """``\\frac{\\partial A}{\\partial B}``, read by what A and B are in the document.
 
-        * the document defines the derivative's name (``dl_dy``, ``let dl_dx = ...``), or B
-          is not a declared variable (``\\partial\\sigma^2``, ``\\partial\\hat x_i`` are
-          partials along a computation graph): the name ``dA_dB`` (a definition on the left
-          of ``=``, otherwise whatever the document says it is);
+        * the document defines the derivative's name (``dl_dy``, ``let dl_dx = ...``): that
+          name;
+        * B a defined quantity (``\\partial\\sigma^2``, ``\\partial\\hat x_i``): a partial
+          along the computation graph, a value (:mod:`symnorm.lang.latex_graph`);
         * A is a defined quantity and B a declared variable: ``jacobian(A, B)``, one entry
           per free index (``\\partial y_i/\\partial\\gamma``, ``\\partial\\mu/\\partial x_i``);
         * A is undefined (the loss) and exactly one declared vector ``dA_dY`` names the
@@ -847,6 +890,11 @@ class _Equation:
             # differentiates as that variable: the same Jacobian, never a graph-partial name
             pt = replace(pt, var=same)
             named = pt.named
+        if not self.defined(named):
+            from symnorm.lang.latex_graph import read_partial
+            along = read_partial(self, pt)  # a partial along the computation graph
+            if along is not None:
+                return along
         index = pt.var_index or pt.num_index
         fallback: object = Indexed(named, index, pos) if index else Name(named, pos)
         var_kind = self.kind(pt.var)

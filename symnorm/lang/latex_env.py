@@ -8,10 +8,12 @@ the scope.  Shapes are asked of the expanded expression; a name the scope does n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import LimitError, SourceError
 from .latex import LatexEnv, names_in
+from .latex_graph import DEFAULT_MEANINGS, GRAPH_VOCABS, Graph, vocabulary_graph
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
 from .vocab import (
@@ -32,6 +34,22 @@ if TYPE_CHECKING:
 __all__ = ["latex_env"]
 
 _SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix": "matrix"}
+
+
+def _graph(vocabs: list[str], texts: dict[str, str], meanings: dict[str, Expr],
+           output: str | None, expanded: Callable[[str], Expr | None]) -> Graph | str | None:
+    """The computation graph of the block's BatchNorm or LayerNorm, when the block's
+    ``\\hat x``, ``\\sigma`` and ``\\mu`` expand to the default map's (eps inside the root,
+    the biased variance); why not, when such a vocabulary is used otherwise; else None."""
+    if not set(vocabs) & GRAPH_VOCABS:
+        return None
+    for name, default in DEFAULT_MEANINGS.items():
+        text = texts.get(name, LATEX_CLAIM_NAMES.get("batchnorm", {}).get(name)
+                         if name == "mu" else None)
+        if text is None or expanded(text) is None or expanded(text) != expanded(default):
+            return (f"the block's {name} is {text or 'undefined'}, not the default "
+                    f"map's {default} (eps inside the root, the biased variance)")
+    return vocabulary_graph(meanings, output)
 
 
 def latex_env(scope: Scope) -> LatexEnv:
@@ -158,8 +176,19 @@ def latex_env(scope: Scope) -> LatexEnv:
         target = let.expanded.id
         return target if target in scope.vectors or target in scope.scalars else None
 
+    def definition(name: str) -> Expr | None:
+        """The body of the document's own definition of ``name`` (no parameters, not a
+        vocabulary's): a node of the document's computation graph."""
+        let = scope.lets.get(name)
+        if let is None or let.stmt.params or let.vocab or let.origin:
+            return None
+        return let.stmt.body
+
     return LatexEnv(kind=kind, alias=alias, shape=shape, meanings=meanings, affine=affine,
-                    output=output,
+                    output=output, graph=_graph(vocabs, texts, meanings, output, expanded),
+                    definition=definition, own_function=lambda n: n in scope.lets and bool(
+                        scope.lets[n].stmt.params) and not (scope.lets[n].vocab
+                                                            or scope.lets[n].origin),
                     plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,

@@ -1,0 +1,466 @@
+r"""The computation graph of BatchNorm and LayerNorm, so that a partial along it has a value.
+
+Ioffe and Szegedy (arXiv:1502.03167, Algorithm 1 and section 3) compute the layer as a
+graph of named quantities, each with a *local definition* in terms of its parents::
+
+    mu      = ones.T*x/d                          (parents: x)
+    sigma2  = (x - mu*ones).T*(x - mu*ones)/d     (parents: x, mu)   biased, as the vocabulary
+    xhat    = (x - mu*ones)/sqrt(sigma2 + eps)    (parents: x, mu, sigma2)
+    y       = gamma*xhat + beta*ones              (the vocabulary's output, with xhat for N(x))
+
+and their backward pass writes partials along it.  Every such partial is given a value in
+the claim language, so an equation that writes one is a claim for the engines:
+
+* the **local partial** ``\partial A/\partial B`` (B a parent of A): A's local definition
+  with B replaced by a fresh variable b (A's other parents are their values), differentiated
+  by b: ``jacobian(A_local[B:=b], b)  given b == B``;
+* the **adjoint** ``\partial\ell/\partial B`` (the loss, with a declared upstream gradient
+  ``dl_dY`` of a node Y downstream of B): Y recomputed from b in every node downstream of B
+  (the nodes upstream of B unchanged), ``jacobian(Y[B:=b], b).T * dl_dY  given b == B``.
+
+The hypothesis fixes the point after differentiating (docs/claims.md, "Derivatives at an
+assumed value").  The graph holds only where the vocabulary's names mean what it says: the
+reader asks :func:`vocabulary_graph` for it, which returns None unless the block's
+``\hat x``, ``\sigma`` and ``\mu`` are the default map (eps inside the root, the biased
+variance); a document that defines a node itself gets a located error, never a second graph.
+
+>>> g = vocabulary_graph({"y": parse_expression("gamma*BN(x) + beta*ones", "<v>")}, "y")
+>>> str(g.cut("sigma2", Name("b", _P), "y"))
+'gamma * (x - mu * ones) / sqrt(b + eps) + beta * ones'
+>>> str(g.local("xhat", "mu", Name("b", _P)))
+'(x - b * ones) / sqrt(sigma ** 2 + eps)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from typing import Any
+
+from .latex_index import Partial
+from .parser import parse_expression
+from .syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Relation, Transpose
+
+__all__ = ["DEFAULT_MEANINGS", "GRAPH_VOCABS", "Graph", "GraphReading", "Node", "read_partial",
+           "vocabulary_graph"]
+
+#: the vocabularies whose layer is this graph
+GRAPH_VOCABS = frozenset({"batchnorm", "layernorm"})
+
+_P = Pos(1, 1)
+#: the vocabulary's maps whose argument is the normalized vector (``xhat``)
+_NORMALIZERS = ("N", "BN")
+#: the names the graph's nodes are written with in claim-language text (``sigma2`` is a
+#: placeholder for the variance node, whose value is ``sigma ** 2``)
+_LOCAL = {
+    "mu": ("scalar", "ones.T*x/d", ()),
+    "sigma2": ("scalar", "(x - mu*ones).T*(x - mu*ones)/d", ("mu",)),
+    "xhat": ("column", "(x - mu*ones)/sqrt(sigma2 + eps)", ("mu", "sigma2")),
+}
+#: what the default vocabulary means by the names the graph's values use (checked against the
+#: block's expansion before the graph is offered: ``use layernorm(eps_inside=0)`` has another)
+DEFAULT_MEANINGS = {"xhat": "P*x/sqrt((P*x).T*(P*x)/d + eps)", "sigma": "sqrt((P*x).T*(P*x)/d)",
+                    "mu": "ones.T*x/d"}
+
+
+@dataclass(frozen=True)
+class Node:
+    """One named quantity of the graph: its shape, its value and its local definition."""
+
+    key: str
+    shape: str  # "scalar" or "column"
+    value: Expr  # what the node is worth, in the document's names (``sigma ** 2``)
+    local: Expr  # the local definition, parents written by their keys
+    parents: tuple[str, ...]  # the parent nodes (the inputs x, eps, gamma, beta are not nodes)
+
+
+@dataclass(frozen=True)
+class Graph:
+    """The nodes in computation order."""
+
+    nodes: tuple[Node, ...]
+
+    def node(self, key: str) -> Node:
+        return next(n for n in self.nodes if n.key == key)
+
+    def keys(self) -> tuple[str, ...]:
+        return tuple(n.key for n in self.nodes)
+
+    def local(self, key: str, parent: str, var: Name) -> Expr:
+        """``key``'s local definition with ``parent`` replaced by ``var``, the other parents
+        at their values."""
+        node = self.node(key)
+        return _subst(node.local, {p: var if p == parent else self.node(p).value
+                                   for p in node.parents})
+
+    def cut(self, key: str, var: Name, target: str) -> Expr | None:
+        """``target`` with node ``key`` replaced by ``var`` and every node downstream of it
+        recomputed from ``var`` (the nodes upstream unchanged); None if ``target`` is not
+        downstream of ``key``."""
+        values: dict[str, Expr] = {}
+        for node in self.nodes:
+            if node.key == key:
+                values[key] = var
+            elif any(p in values for p in node.parents):
+                values[node.key] = _subst(node.local, {p: values.get(p, self.node(p).value)
+                                                       for p in node.parents})
+        return values.get(target) if target != key else None
+
+
+def vocabulary_graph(meanings: dict[str, Expr], output: str | None) -> Graph | None:
+    """The graph of the vocabulary whose output meaning is ``meanings[output]``.
+
+    None when the output is not an affine map of the vocabulary's ``N(x)`` or ``BN(x)``
+    (RMSNorm has no mean and no variance node).
+    """
+    nodes = []
+    for key, (shape, text, parents) in _LOCAL.items():
+        value: Expr = BinOp("**", Name("sigma", _P), Num(Fraction(2), _P), _P) \
+            if key == "sigma2" else Name(key, _P)
+        nodes.append(Node(key, shape, value, parse_expression(text, "<graph>"), parents))
+    if output is None or output not in meanings:
+        return None
+    found: list[bool] = []
+    local = _replace_normalizer(meanings[output], found)
+    if not found:
+        return None
+    nodes.append(Node(output, "column", Name(output, _P), local, ("xhat",)))
+    return Graph(tuple(nodes))
+
+
+def _replace_normalizer(e: Expr, found: list[bool]) -> Expr:
+    if isinstance(e, Call) and e.func in _NORMALIZERS and len(e.args) == 1 \
+            and isinstance(e.args[0], Name) and e.args[0].id == "x" and e.batch is None:
+        found.append(True)
+        return Name("xhat", _P)
+    if isinstance(e, Call):
+        return Call(e.func, tuple(_replace_normalizer(a, found) for a in e.args), _P, e.batch,
+                    e.params, e.bind)
+    if isinstance(e, BinOp):
+        return BinOp(e.op, _replace_normalizer(e.left, found),
+                     _replace_normalizer(e.right, found), _P)
+    if isinstance(e, Neg):
+        return Neg(_replace_normalizer(e.operand, found), _P)
+    if isinstance(e, Transpose):
+        return Transpose(_replace_normalizer(e.operand, found), _P)
+    return e
+
+
+def _subst(e: Expr, mapping: dict[str, Expr]) -> Expr:
+    from .latex import subst  # the reader's substitution (names only, simultaneous)
+    return subst(e, mapping)
+
+
+def _placed(e: Expr, pos: Pos) -> Expr:
+    from .latex import _placed as placed
+    return placed(e, pos)  # type: ignore[no-any-return]
+
+
+@dataclass
+class GraphReading:
+    """The fresh variables one equation's graph partials introduce, and their values.
+
+    Each partial by node B gets the variable ``B_node`` (a digit appended while the name is
+    taken); ``hypotheses`` fixes it at B's value in every claim that uses it.
+    """
+
+    taken: Callable[[str], bool]  # whether the document or the equation uses a name
+    vars: dict[str, tuple[str, Expr]] = field(default_factory=dict)  # name -> (shape, value)
+
+    def fresh(self, key: str, shape: str, value: Expr, pos: Pos) -> Name:
+        """A new variable ``KEY_node`` standing for a node of shape ``shape`` worth ``value``."""
+        base = f"{key}_node"
+        name, k = base, 1
+        while name in self.vars or self.taken(name):
+            k += 1
+            name = f"{base}{k}"
+        self.vars[name] = (shape, _placed(value, pos))
+        return Name(name, pos)
+
+    def declarations(self, pos: Pos) -> list[object]:
+        from .syntax import Declare
+        out: list[object] = []
+        for kind, shape in (("scalar", "scalar"), ("vector", "column")):
+            names = tuple(n for n, (s, _) in self.vars.items() if s == shape)
+            if names:
+                out.append(Declare(kind, names, pos))
+        return out
+
+    def hypotheses(self, names: set[str], pos: Pos) -> tuple[Relation, ...]:
+        """``b == B`` for each fresh variable among ``names``."""
+        return tuple(Relation("==", Name(n, pos), value, pos)
+                     for n, (_, value) in self.vars.items() if n in names)
+
+    def standin(self, e: object, shape_of: Callable[[Expr], str | None]) -> object:
+        """``e`` with each ``jacobian(.., b)`` by a fresh variable replaced by an expression
+        of its shape (``ones``, ``ones.T``, ``I``, ``1``), for shape questions only."""
+        return _standin(e, self.vars, shape_of)
+
+
+def _standin(e: object, vars: dict[str, tuple[str, Expr]],
+             shape_of: Callable[[Expr], str | None]) -> object:
+    if isinstance(e, Call) and e.func == "jacobian" and len(e.args) == 2 \
+            and isinstance(e.args[1], Name) and e.args[1].id in vars:
+        var = e.args[1].id
+        body = _subst(e.args[0], {n: v for n, (_, v) in vars.items()})
+        top = shape_of(body)
+        by = vars[var][0]
+        if top == "column":
+            return Name("ones", e.pos) if by == "scalar" else Name("I", e.pos)
+        if top == "scalar":
+            return Num(Fraction(1), e.pos) if by == "scalar" else \
+                Transpose(Name("ones", e.pos), e.pos)
+        return Name(f"<{var}>", e.pos)  # an unknown shape stays unknown
+    if isinstance(e, Name) and e.id in vars:
+        return Num(Fraction(1), e.pos) if vars[e.id][0] == "scalar" else Name("ones", e.pos)
+    if isinstance(e, BinOp):
+        return BinOp(e.op, _standin(e.left, vars, shape_of),  # type: ignore[arg-type]
+                     _standin(e.right, vars, shape_of), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Neg):
+        return Neg(_standin(e.operand, vars, shape_of), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Transpose):
+        return Transpose(_standin(e.operand, vars, shape_of), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Call):
+        args = tuple(_standin(a, vars, shape_of) for a in e.args)
+        return Call(e.func, args, e.pos, e.batch, e.params, e.bind)  # type: ignore[arg-type]
+    return e
+
+
+#: the LaTeX names of the nodes besides their keys (Ioffe's mini-batch subscript, PaddlePaddle's
+#: beta for the mini-batch): (name, power) -> key
+_NAMES = {("mu", None): "mu", ("mu_B", None): "mu", ("mu_beta", None): "mu",
+          ("sigma", 2): "sigma2", ("sigma_B", 2): "sigma2", ("sigma_beta", 2): "sigma2",
+          ("xhat", None): "xhat"}
+#: the names the graph's values and local definitions use: each must take the vocabulary's
+#: meaning in the equation, or the graph is not the document's
+_USES = ("mu", "sigma", "xhat")
+
+
+def node_key(graph: Graph, output: str, name: str, power: int | None) -> str | None:
+    """The node ``\\partial name^power`` names, or None."""
+    if name == output and power is None:
+        return output
+    return _NAMES.get((name, power))
+
+
+def read_partial(reader: Any, pt: Partial) -> object | None:
+    """``pt`` read along a computation graph, or None when B is not a defined quantity.
+
+    A partial by a defined quantity that is a node of no graph (layernorm's ``s``, a
+    vocabulary's claim-language name) has no value: an error, never a definition.
+    """
+    from .latex import _err
+    out = _read_partial(reader, pt)
+    if out is None and reader.kind(pt.var) == "let":
+        nodes = "mu, sigma^2, xhat, y" if isinstance(reader.env.graph, Graph) else ""
+        raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.var} is a vocabulary's "
+                   "definition that is not a node of a computation graph, so this partial has "
+                   "no value here", pt.pos, reader.file,
+                   "differentiate by a declared variable"
+                   + (f" or by a node of the layer's graph ({nodes})" if nodes else "")
+                   + f", or define the derivative yourself (`let {pt.named} = ...`)")
+    return out
+
+
+def _read_partial(reader: Any, pt: Partial) -> object | None:
+    """``pt`` read along the computation graph, or None when it is not a graph partial.
+
+    ``reader`` is the equation reader (:class:`symnorm.lang.latex._Equation`): its
+    ``graph_reading()``, ``defined``, ``kind``, ``env``, ``file`` and ``_entries`` are used.
+    """
+    from .latex import _err
+    r, p = reader, pt
+    reading: GraphReading = r.graph_reading()
+    output = r.env.output
+    why = r.env.graph
+    if isinstance(why, str) and (p.var, p.var_power) in _NAMES \
+            and r.kind(p.var) not in ("scalar", "vector", "matrix"):
+        raise _err(f"\\partial {p.num}/\\partial {p.var}: a partial along the computation "
+                   f"graph is read only for the vocabulary's default map, and {why}", p.pos,
+                   r.file, f"use the vocabulary without the option, or define the derivative "
+                   f"yourself (`let {p.named} = ...` before the equation)")
+    if not isinstance(why, Graph) or output is None:
+        return read_document_partial(r, p)
+    graph = why
+    if r.env.definition(p.var) is not None or p.var in r.lets:
+        return read_document_partial(r, p)  # the document's own definition: its graph
+    var_key = node_key(graph, output, p.var, p.var_power)
+    if var_key is None or r.kind(p.var) in ("scalar", "vector", "matrix"):
+        if p.var in ("sigma", "sigma_B", "sigma_beta") and p.var_power is None \
+                and r.kind(p.var) == "let":
+            raise _err(f"\\partial {p.var}: the node of the computation graph is the variance "
+                       f"{p.var}^2, not the standard deviation", p.pos, r.file,
+                       f"differentiate by \\sigma^2 (\\frac{{\\partial \\ell}}{{\\partial "
+                       f"\\sigma^2}})")
+        return None
+    pos = p.pos
+    _refuse_own_nodes(r, p, output)
+    num_key = node_key(graph, output, p.num, p.num_power)
+    var_shape = graph.node(var_key).shape
+    var_kind = "scalar" if var_shape == "scalar" else "vector"
+    if num_key is not None and r.defined(p.num):
+        node = graph.node(num_key)
+        if var_key not in node.parents:
+            parents = ", ".join(_latex(k) for k in node.parents) or "none"
+            raise _err(f"\\partial {p.num}/\\partial {p.var}: {_latex(var_key)} is not a parent "
+                       f"of {_latex(num_key)} in the computation graph ({_latex(num_key)} = "
+                       f"{node.local}; its parents: {parents}), so no local partial of one by "
+                       "the other is defined", pos, r.file,
+                       f"differentiate {_latex(num_key)} by a parent ("
+                       f"{', '.join(_latex(k) for k in node.parents)}), or the loss by "
+                       f"{_latex(var_key)} (\\frac{{\\partial \\ell}}{{\\partial "
+                       f"{_latex(var_key)}}} with a declared upstream gradient)")
+        b = reading.fresh(var_key, graph.node(var_key).shape, graph.node(var_key).value, pos)
+        jac: Expr = Call("jacobian", (_placed(graph.local(num_key, var_key, b), pos), b), pos)
+        return r._entries(p, jac, node.shape, var_kind)
+    if r.defined(p.num) or p.num_index is not None or p.num_power is not None:
+        raise _err(f"\\partial {p.num}/\\partial {p.var}: {p.num} is not a node of the "
+                   f"computation graph ({', '.join(_latex(k) for k in graph.keys())})", pos,
+                   r.file, f"differentiate a node, or the loss, by {_latex(var_key)}; or define "
+                   f"the derivative yourself (`let {p.named} = ...` before the equation)")
+    prefix = f"d{p.num}_d"
+    ups = [v for v in r.env.vectors() if v.startswith(prefix)
+           and r.kind(v[len(prefix):]) == "let"]
+    if len(ups) != 1:
+        what = "several upstream gradients are declared (" + ", ".join(ups) + ")" if ups \
+            else "no upstream gradient is declared"
+        raise _err(f"\\partial {p.num}/\\partial {p.var}: a partial of the loss {p.num} along "
+                   f"the computation graph needs the derivative of {p.num} by the layer's "
+                   f"output, and {what}", pos, r.file,
+                   f"declare one: `vector d{p.num}_d{output}` (or define {p.named} yourself)")
+    up = ups[0]
+    target_name = up[len(prefix):]
+    target = node_key(graph, output, target_name, None)
+    b = reading.fresh(var_key, graph.node(var_key).shape, graph.node(var_key).value, pos)
+    top = graph.cut(var_key, b, target) if target is not None else None
+    if top is None:
+        raise _err(f"\\partial {p.num}/\\partial {p.var}: the declared upstream gradient {up} "
+                   f"is of {target_name}, which is not downstream of {_latex(var_key)} in the "
+                   "computation graph", pos, r.file,
+                   f"declare the upstream gradient of the output (`vector d{p.num}_d{output}`)")
+    chain = BinOp("*", Transpose(Call("jacobian", (_placed(top, pos), b), pos), pos),
+                  Name(up, pos), pos)
+    return r._entries(p, chain, "scalar", var_kind, gradient=True)
+
+
+def read_document_partial(r: Any, p: Partial) -> object | None:
+    """``p`` along the document's own definitions (each a node whose parents are the defined
+    names its body uses), or None when B is not one of them (the name ``dA_dB`` then)."""
+    from .latex import _err, names_in
+
+    def body(n: str) -> Expr | None:
+        if n in r.lets:
+            return None if r.lets[n].params else r.lets[n].body  # type: ignore[no-any-return]
+        return r.env.definition(n)  # type: ignore[no-any-return]
+
+    if body(p.var) is None or r.kind(p.var) in ("scalar", "vector", "matrix"):
+        return None
+    pos = p.pos
+    what = f"\\partial {p.num}/\\partial {p.var}"
+    node = p.var if p.var_power is None else f"{p.var}^{p.var_power}"
+    value: Expr = Name(p.var, pos)
+    if p.var_power is not None:
+        value = BinOp("**", value, Num(Fraction(p.var_power), pos), pos)
+    shape = r._shape(value, set())
+    if shape not in ("scalar", "column"):
+        raise _err(f"{what}: a partial along the computation graph is read by a scalar or a "
+                   f"vector node, and the shape of {node} is {shape or 'not known here'}", pos,
+                   r.file, f"define {p.named} yourself (`let {p.named} = ...` before the "
+                   "equation)")
+    b = r.graph_reading().fresh(p.var + (str(p.var_power) if p.var_power else ""), shape,
+                                value, pos)
+    # downstream of B^k, B itself is b^(1/k)
+    cut: Expr = b if p.var_power is None else BinOp(
+        "**", b, Num(Fraction(1, p.var_power), pos), pos)
+    var_kind = "scalar" if shape == "scalar" else "vector"
+    top = body(p.num)
+    if top is not None and r.kind(p.num) not in ("scalar", "vector", "matrix"):
+        if p.var not in names_in(top):
+            raise _err(f"{what}: {p.var} is not a parent of {p.num} in the document's "
+                       f"computation graph ({p.num} = {top}), so no local partial of one by "
+                       "the other is defined", pos, r.file,
+                       f"differentiate {p.num} by a name its definition uses, or the loss by "
+                       f"{node} (with a declared upstream gradient)")
+        local = subst_names(top, {p.var: cut})
+        if p.num_power is not None:
+            local = BinOp("**", local, Num(Fraction(p.num_power), pos), pos)
+        num_shape = r._shape(Name(p.num, pos), set()) if p.num_power is None else "scalar"
+        jac: Expr = Call("jacobian", (_placed(local, pos), b), pos)
+        return r._entries(p, jac, num_shape, var_kind)
+    if r.defined(p.num) or p.num_index is not None or p.num_power is not None:
+        raise _err(f"{what}: {p.num} is not a node of the document's computation graph (a "
+                   "name the document defines)", pos, r.file,
+                   f"differentiate a defined name, or the loss, by {node}; or define the "
+                   f"derivative yourself (`let {p.named} = ...` before the equation)")
+    prefix = f"d{p.num}_d"
+    ups = [v for v in r.env.vectors() if v.startswith(prefix) and r.kind(v[len(prefix):]) == "let"]
+    if len(ups) != 1:
+        got = "several upstream gradients are declared (" + ", ".join(ups) + ")" if ups \
+            else "no upstream gradient is declared"
+        raise _err(f"{what}: a partial of the loss {p.num} along the computation graph needs "
+                   f"the derivative of {p.num} by a defined output, and {got}", pos, r.file,
+                   f"declare one (`vector d{p.num}_dy` for the output y), or define "
+                   f"{p.named} yourself")
+    target = ups[0][len(prefix):]
+    memo: dict[str, Expr] = {}
+
+    def recomputed(n: str, depth: int = 0) -> Expr:
+        """n's value with B cut: its definition recomputed when a parent changed."""
+        if n == p.var:
+            return cut
+        if n in memo:
+            return memo[n]
+        e = body(n)
+        out: Expr = Name(n, pos)
+        if e is not None:
+            opaque = sorted(f for f in names_in(e) if r.env.own_function(f)
+                            or f in r.lets and r.lets[f].params)
+            if opaque:
+                # a function's body may use B out of sight of the definitions' names
+                raise _err(f"{what}: {n} is computed with the document's function "
+                           f"{opaque[0]}, through which the computation graph is not followed",
+                           pos, r.file, f"write {n} without the function, or define "
+                           f"{p.named} yourself (`let {p.named} = ...` before the equation)")
+        if e is not None and depth < 64:
+            mapping = {m: recomputed(m, depth + 1) for m in names_in(e) if m != n}
+            changed = {m: v for m, v in mapping.items()
+                       if not (isinstance(v, Name) and v.id == m)}
+            if changed:
+                out = subst_names(e, changed)
+        memo[n] = out
+        return out
+
+    top = recomputed(target)
+    if isinstance(top, Name) and top.id == target:
+        raise _err(f"{what}: the declared upstream gradient {ups[0]} is of {target}, which "
+                   f"does not depend on {node} through the document's definitions", pos,
+                   r.file, f"declare the upstream gradient of a quantity computed from "
+                   f"{node}")
+    chain = BinOp("*", Transpose(Call("jacobian", (_placed(top, pos), b), pos), pos),
+                  Name(ups[0], pos), pos)
+    return r._entries(p, chain, "scalar", var_kind, gradient=True)
+
+
+def subst_names(e: Expr, mapping: dict[str, Expr]) -> Expr:
+    """``e`` with names replaced (simultaneously) by expressions."""
+    return _subst(e, mapping)
+
+
+def _refuse_own_nodes(r: Any, p: Partial, output: str) -> None:
+    """A graph partial where the document defines a node itself: a located error."""
+    from .latex import _err
+    for name in (*_USES, output):
+        if r.defined(name) and not (r._vocab(name)
+                                    or r.env.vocab_let(name)):
+            raise _err(f"\\partial {p.num}/\\partial {p.var}: the document defines {name} "
+                       "itself, so the vocabulary's computation graph (mu, sigma^2, xhat, "
+                       f"{output}) is not the document's, and a partial along it has no "
+                       "value here", p.pos, r.file,
+                       f"drop the document's definition of {name}, or define the derivative "
+                       f"yourself (`let {p.named} = ...` before the equation)")
+
+
+def _latex(key: str) -> str:
+    return {"sigma2": "sigma^2"}.get(key, key)
