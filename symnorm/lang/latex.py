@@ -211,8 +211,10 @@ def _brace_claims(parser: ExprParser, file: str) -> list[RawRel]:
         raise _err(f"{b.macro} with a label = ... in an equation with a condition: the "
                    "label's claim would not carry the condition", b.pos, file,
                    "state the label as a relation of its own after the condition")
+    # a brace read twice (the parser re-reads a few groups) states its claim once
+    once = list({(b.pos.line, b.pos.col): b for b in parser.braces}.values())
     return [RawRel(b.op, b.macro, b.group, b.label, b.pos, b.source, -1 - k)
-            for k, b in enumerate(parser.braces)]
+            for k, b in enumerate(once)]
 
 
 #: Function words with a meaning where nothing defines them (``\\mathrm{RMS}[x]``: the root
