@@ -176,6 +176,11 @@ def test_a_label_on_a_derivative_states_it() -> None:
     (r"\mu = \underbrace \mu + 1", r"\mu +", "\\underbrace needs a braced group"),
     (r"y = \underbrace{\hat x}_{=\,\hat x} \quad \text{if}\ \gamma = 1, \beta = 0", r"\under",
      "in an equation with a condition"),
+    # a text label that states something is not a gloss either
+    (r"\mu = \underbrace{\mu}_{\text{(if d > 2)}}", r"\text", "states a condition ('if')"),
+    (r"\mu = \underbrace{\mu}_{\text{(the mean $\mu$)}}", r"\text", "math inside the gloss"),
+    # prose in the subscript of a name is no label
+    (r"\mu = x_{\text{(first)}}", r"\text", "prose '\\\\text{(first)}' inside an equation"),
 ])
 def test_labels_that_are_not_read_are_refused(latex: str, at: str, what: str) -> None:
     msg = error(run(LN, latex))

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from symnorm.lang.latex_gloss import stating
 from symnorm.lang.latex_tokens import Tok
 from symnorm.lang.syntax import Expr, Pos
 
@@ -88,6 +89,9 @@ def _label(p: ExprParser, a: int, b: int, cmd: Tok, group: Expr, source: str
         raise p.err(f"an empty label on {cmd.text}", cmd)
     span = p.span(a, b).strip()
     if _TEXT.fullmatch(span):
+        said = stating(span)
+        if said is not None:
+            raise p.err(said[0], p.toks[a], said[1])
         return None
     first = p.toks[a]
     if first.text == "=":

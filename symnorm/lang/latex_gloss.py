@@ -22,7 +22,7 @@ from typing import Protocol
 
 from symnorm.errors import SourceError
 
-__all__ = ["GLOSS", "STATING_WORDS", "strip_glosses"]
+__all__ = ["GLOSS", "STATING_WORDS", "stating", "strip_glosses"]
 
 #: The token a prose ``\\text{..}`` becomes until :func:`strip_glosses` judges its place.
 GLOSS = "\\gloss"
@@ -33,8 +33,6 @@ STATING_WORDS = frozenset({"if", "iff", "for", "when", "whenever", "provided", "
                            "where", "whereby", "s.t.", "such", "all", "every", "each", "any"})
 _MATH = re.compile(r"\$|\\\(|\\\[|\\ensuremath")
 _SEPARATORS = (",", ";", "\\quad", "\\qquad")
-#: tokens whose braced argument may be a text label (a script, \\underset's first argument)
-_LABELLED = ("_", "^", "\\underset", "\\overset")
 
 
 class _Tok(Protocol):
@@ -44,20 +42,38 @@ class _Tok(Protocol):
     gap: str
 
 
-def _refusal(fail: Callable[..., SourceError], t: _Tok, source: str) -> SourceError | None:
-    """The error for a gloss that states something (math or a condition word), else None."""
+def stating(source: str) -> tuple[str, str] | None:
+    """(message, hint) when the prose ``source`` states something (math, a condition word)."""
     if _MATH.search(source):
-        return fail(f"math inside the gloss {source!r}: a statement, not a presentation gloss",
-                    t.start, "write the relation in the equation (after \\text{if} for a "
-                    "condition) or move the gloss out of the math")
+        return (f"math inside the gloss {source!r}: a statement, not a presentation gloss",
+                "write the relation in the equation (after \\text{if} for a condition) or move "
+                "the gloss out of the math")
     words = set(re.findall(r"[a-z][a-z.]*", source.split("{", 1)[1].lower()))
-    stating = sorted(w.rstrip(".") if w != "s.t." else w for w in words
-                     if w in STATING_WORDS or w.rstrip(".") in STATING_WORDS)
-    if stating:
-        return fail(f"the gloss {source!r} states a condition ({stating[0]!r}): dropping it "
-                    "would drop a hypothesis", t.start, "write the condition as relations "
-                    "after \\text{if} (y = ... \\quad \\text{if}\\ a > 0), or leave it out")
+    found = sorted(w.rstrip(".") if w != "s.t." else w for w in words
+                   if w in STATING_WORDS or w.rstrip(".") in STATING_WORDS)
+    if found:
+        return (f"the gloss {source!r} states a condition ({found[0]!r}): dropping it would "
+                "drop a hypothesis", "write the condition as relations after \\text{if} "
+                "(y = ... \\quad \\text{if}\\ a > 0), or leave it out")
     return None
+
+
+def _labels_a_brace(out: list[_Tok], k: int) -> bool:
+    """Whether the gloss at ``k`` is the whole label of ``\\underbrace{A}_{..}``,
+    ``\\overbrace{A}^{..}`` or the first argument of ``\\underset{..}{A}``."""
+    if not (1 < k < len(out) - 1 and out[k - 1].text == "{" and out[k + 1].text == "}"):
+        return False
+    if out[k - 2].text in ("\\underset", "\\overset"):
+        return True
+    if out[k - 2].text not in ("_", "^") or k < 4 or out[k - 3].text != "}":
+        return False
+    depth, j = 0, k - 3
+    while j >= 0:  # back to the '{' that opens the group before the script
+        depth += {"}": 1, "{": -1}.get(out[j].text, 0)
+        if depth == 0:
+            return j > 0 and out[j - 1].text in ("\\underbrace", "\\overbrace")
+        j -= 1
+    return False
 
 
 def strip_glosses(toks: list[_Tok], text: str, fail: Callable[..., SourceError]) -> list:
@@ -70,8 +86,7 @@ def strip_glosses(toks: list[_Tok], text: str, fail: Callable[..., SourceError])
             k += 1
             continue
         source = text[t.start:t.end]
-        if 1 < k < len(out) - 1 and out[k - 1].text == "{" and out[k + 1].text == "}" and \
-                out[k - 2].text in _LABELLED:
+        if _labels_a_brace(out, k):
             k += 1  # a label: \underbrace{A}_{\text{..}}, judged by the parser
             continue
         first = k == 0 or out[k - 1].text == "\\\\"
@@ -88,9 +103,9 @@ def strip_glosses(toks: list[_Tok], text: str, fail: Callable[..., SourceError])
                        "a gloss \\text{(...)} is read only at the start or the end of a row, "
                        "set apart by a space or a separator; conditions go after \\text{if} "
                        "as relations (a>0); \\text{where}, \\text{and} ... separate relations")
-        err = _refusal(fail, t, source)
-        if err is not None:
-            raise err
+        said = stating(source)
+        if said is not None:
+            raise fail(said[0], t.start, said[1])
         if first:
             del out[k]
             while k < len(out) and out[k].text in _SEPARATORS:
