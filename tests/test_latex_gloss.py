@@ -104,6 +104,11 @@ def test_condition_and_connective_words_keep_their_meaning() -> None:
     assert claims(got) == ["proved"], got
 
 
+def test_a_macro_named_like_the_gloss_token_is_not_a_gloss() -> None:
+    msg = error(run(LN, r"\gloss\ \mu = \frac{1}{d}\sum_i x_i"))
+    assert "unsupported LaTeX command \\gloss" in msg, msg
+
+
 def test_space_is_spacing() -> None:
     # \space before a factor in the last member is a product, like '\ '
     assert claims(run(LN, r"\mu = \frac{1}{d}\space\sum_i x_i")) == ["proved"]

@@ -24,8 +24,9 @@ from symnorm.errors import SourceError
 
 __all__ = ["GLOSS", "STATING_WORDS", "stating", "strip_glosses"]
 
-#: The token a prose ``\\text{..}`` becomes until :func:`strip_glosses` judges its place.
-GLOSS = "\\gloss"
+#: The token a prose ``\\text{..}`` becomes until :func:`strip_glosses` judges its place
+#: (no input text tokenizes to it: a macro name has no '<')
+GLOSS = "<gloss>"
 #: Words that make prose a statement (a condition, a quantifier, a definition): a gloss
 #: holding one is refused, since dropping it would drop a hypothesis of the claim.
 STATING_WORDS = frozenset({"if", "iff", "for", "when", "whenever", "provided", "given",

@@ -68,8 +68,8 @@ DEFINERS = ("\\coloneqq", "\\leftarrow", "\\gets", ":=")
 SEPARATORS = (",", ";", "\\quad", "\\qquad", "\\\\")
 #: Spacing commands, dropped by the tokenizer.
 SPACING = ("\\,", "\\;", "\\:", "\\!", "\\ ", "\\>", "\\space", "\\thinspace",
-           "\\enspace", "\\medspace", "\\thickspace", "\\displaystyle", "\\textstyle", "\\nonumber",
-           "\\notag")
+           "\\enspace", "\\medspace", "\\thickspace", "\\displaystyle", "\\textstyle",
+           "\\nonumber", "\\notag")
 #: Macros that define macros, read or write files or change the lexer: named in the error.
 FORBIDDEN = ("\\input", "\\include", "\\write", "\\immediate", "\\openout", "\\openin",
              "\\read", "\\def", "\\edef", "\\gdef", "\\xdef", "\\let", "\\newcommand",
