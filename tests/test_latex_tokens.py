@@ -82,6 +82,11 @@ CHANGES = [
      r"\frac{\partial \ell}{\partial \bar x_i} = y_i"),
     (r"I_d x = y", r"I_d u = y"),
     (r"\mathbf 1_d^\top x = a", r"\mathbf 1_d^\top y = a"),
+    # a gloss carries nothing, the labelled group and a math label do
+    (r"\text{(sum)}\ a = b \quad \text{(gloss)}", r"\text{(sum)}\ a = m \quad \text{(gloss)}"),
+    (r"a = \underbrace{b m}_{\text{(x)}}", r"a = \underbrace{b a}_{\text{(x)}}"),
+    (r"a = \underbrace{b m}_{=\,m b}", r"a = \underbrace{b m}_{=\,b b}"),
+    (r"a = \underbrace{b m}_{=\,m b}", r"a = \underbrace{b m}_{\text{(m b)}}"),
 ]
 
 
@@ -133,6 +138,9 @@ REFUSED = [
     (r"\left( a+b \right) x = y", r"\left( a+b \right] x = y", "expected ')'"),
     (r"\log(a) = b", r"\log^2(a) = b", "'^' before the arguments"),
     (r"q = a + b,\quad a = b", r"q = a + b,\quad a > 0", "qualifies no claim"),
+    (r"a = b \quad \text{(gloss)}", r"a = b \text{(gloss)}", "prose"),
+    (r"a = b \quad \text{(gloss)}", r"a = b \quad \text{(if b)}", "states a condition"),
+    (r"a = \underbrace{b m}_{=\,m b}", r"a = \underbrace{b m}_{m b}", "neither text nor"),
 ]
 
 

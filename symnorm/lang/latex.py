@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from symnorm.errors import SourceError
+from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_index import (
     SUM_ENTRIES,
     SUM_SCALED,
@@ -33,9 +34,10 @@ from symnorm.lang.latex_index import (
     read_scaled_sum,
     read_summand,
 )
+from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gradients
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
-from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, tokenize
+from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, IF, tokenize
 from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS, WORD_NAMES
 from symnorm.lang.syntax import (
     BinOp,
@@ -189,12 +191,15 @@ def parse_latex_equation(
     parser.bare_allowed = reader.output() is not None
     parser.word_name = reader.word_name
     parser.own = lambda n: bool(reader.is_defined(n)) or n in reader.lets
+    out = reader.env.output
+    if out is not None and (reader._vocab(out) or reader.env.vocab_let(out)):
+        parser.output = out
     parser.layer = reader.env.layer
     parser.sets = dict(reader.env.sets)
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)
-    raws = parser.equation()
+    raws = parser.equation() + _brace_claims(parser, file)
     if parser.tensor_mode:
         raws = _tensor_rows(raws, reader, file)
     _one_size_name(parser, raws, reader, file)
@@ -208,6 +213,23 @@ def parse_latex_equation(
         reader.bare_name = name
         raws = [_rename_left(r, out, name) for r in raws]
     return reader.build(raws, label)
+
+
+def _brace_claims(parser: ExprParser, file: str) -> list[RawRel]:
+    """The claims of math labels (``\\underbrace{A}_{=\\,1}``: ``A == 1``), each a chain of
+    its own; refused beside a condition word, which would qualify the relation around the
+    brace but not the label's claim."""
+    if not parser.braces:
+        return []
+    b = parser.braces[0]
+    if any(t.text == IF for t in parser.toks):
+        raise _err(f"{b.macro} with a label = ... in an equation with a condition: the "
+                   "label's claim would not carry the condition", b.pos, file,
+                   "state the label as a relation of its own after the condition")
+    # a brace read twice (the parser re-reads a few groups) states its claim once
+    once = list({(b.pos.line, b.pos.col): b for b in parser.braces}.values())
+    return [RawRel(b.op, b.macro, b.group, b.label, b.pos, b.source, -1 - k)
+            for k, b in enumerate(once)]
 
 
 #: Function words with a meaning where nothing defines them (``\\mathrm{RMS}[x]``: the root
@@ -487,8 +509,11 @@ class _Equation:
         pending: list[tuple[RawRel, Relation]] = []
         assumptions: list[Relation] = []
         conditions: dict[int, list[Relation]] = {}
-        for r in raws:
-            r = replace(r, left=self._partials(r.left), right=self._partials(r.right))
+        as_written: dict[int, RawRel] = {}
+        for w in raws:
+            self._double_affine(w)
+            r = replace(w, left=self._partials(w.left), right=self._partials(w.right))
+            as_written[id(r)] = w
             self._refuse_conflicts(r)
             target = _def_target(r.left)
             if r.cond_of != -1:  # after \text{if}: a hypothesis of the chain before it
@@ -508,6 +533,7 @@ class _Equation:
                 r = RawRel("==", r.op_text, r.left, r.right, r.pos, r.source)
             defining = r.op in DEFINERS or (
                 r.op == "==" and target is not None and not self.defined(target[0])
+                and r.op_text not in BRACES  # a label states what A is: never a definition
                 and not self._statistic_claim(r, target, raws))
             if defining:
                 self._define(r, target)
@@ -527,6 +553,8 @@ class _Equation:
                            "definition", conds[0].pos, self.file,
                            "state the condition beside a claim, or as `assume ...` in a "
                            "symnorm block")
+        for r, rel in pending:
+            self._foreign_symbols(as_written.get(id(r), r), rel)
         lets = self._ordered_lets()
         pending = [(r, self._broadcast_rel(Relation(rel.op, self._calls(rel.left),
                                                     self._calls(rel.right), rel.pos)))
@@ -566,13 +594,57 @@ class _Equation:
         if self._graph is not None:
             out += self._graph.declarations(raws[0].pos if raws else Pos(1, 1))
         out += lets
-        for k, (r, rel) in enumerate(pending, 1):
+        counts: dict[str, int] = {}
+        for r, rel in pending:
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()
-            out.append(Claim(f"{label}.{k}", rel,
+            kind = r.op_text[1:] if r.op_text in BRACES else ""  # underbrace1, ...
+            counts[kind] = counts.get(kind, 0) + 1
+            out.append(Claim(f"{label}.{kind}{counts[kind]}", rel,
                              given.get(r.chain, ()) + graph_given[id(rel)] + limit, r.pos,
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out
+
+    def _double_affine(self, written: RawRel) -> None:
+        """``\\gamma y`` with the vocabulary's y, which holds gamma already: an error."""
+        out, env = self.env.output, self.env
+        if out is None or out not in env.meanings or not (self._vocab(out)
+                                                          or env.vocab_let(out)):
+            return
+        if "gamma" not in names_in(env.meanings[out]):
+            return
+        gains = {n for n in ("gamma", *(w for w, a in AFFINE_WORDS.items() if a == "gamma"))
+                 if n == "gamma" or self._vocab(n)}
+        err = double_affine((written.left, written.right), out, gains, _children, self.file)
+        if err is not None:
+            raise err
+
+    def _foreign_symbols(self, written: RawRel, rel: Relation) -> None:
+        """A claim that involves the vocabulary's output and writes a symbol of the document
+        that the output does not contain is an error (see :mod:`symnorm.lang.latex_output`)."""
+        out, env = self.env.output, self.env
+        if out is None or out not in env.meanings or not (self._vocab(out)
+                                                          or env.vocab_let(out)):
+            return
+        params = {n for n in (*env.affine, *names_in(env.meanings[out]))
+                  if env.kind(n) in ("scalar", "vector") or n in env.affine}
+
+        def reach(e: Expr) -> set[str] | None:
+            name = e.id if isinstance(e, Name) else ""
+            if name in self.lets:
+                body = self.lets[name].body
+                return names_in(body) | (env.reaches(body) or set())
+            return env.reaches(e)
+
+        err = foreign_symbol(
+            (written.left, written.right), (rel.left, rel.right), out=out,
+            allowed=set(VOCAB_INPUTS) | params | {"d"},
+            declared=lambda n: self.kind(n) in ("scalar", "vector", "matrix"),
+            names_in=names_in, children=_children, reaches=reach,
+            upstream=upstream_gradients(out, env.vectors()), meaning=str(env.meanings[out]),
+            file=self.file)
+        if err is not None:
+            raise err
 
     def _free_bound(self, r: RawRel) -> bool:
         """Whether the name of ``a > 0`` is a free symbol, so the inequality may assume it.
@@ -707,7 +779,11 @@ class _Equation:
         if isinstance(e, BinOp):
             left, right = self._broadcast(e.left, params), self._broadcast(e.right, params)
             if e.op in ("+", "-"):
-                a, b = self._shape(left, params), self._shape(right, params)
+                # F(x) = \\gamma\\hat x + \\beta: a parameter that is the vocabulary's input
+                # has the input's shape (the body expands its conventional names in it)
+                shape = self._factor_shape if params == {"x"} and "x" in VOCAB_INPUTS \
+                    else self._shape
+                a, b = shape(left, params), shape(right, params)
                 if a == "scalar" and b == "column":
                     left = BinOp("*", left, Name("ones", e.pos), e.pos)
                 elif a == "column" and b == "scalar":
@@ -1029,9 +1105,15 @@ class _Equation:
             if not lt.params:
                 continue
             body = lt.body
-            for _ in range(len(plain) + 1):
+            # F(x) = \\gamma \\hat x + \\beta, x the vocabulary's input: its conventional
+            # names (\\hat x is BN(x)) are expanded too, so F is a function of its argument
+            vocab = {n: m for n, m in self.env.meanings.items() if self._vocab(n)} \
+                if lt.params == ("x",) and "x" in VOCAB_INPUTS else {}
+            for _ in range(len(plain) + len(vocab) + 1):
                 hits = {n: plain[n].body for n in names_in(body) & plain.keys()
                         if _depends(n, plain, set(lt.params), set())}
+                hits.update({n: vocab[n] for n in names_in(body) & vocab.keys()
+                             if n not in plain and n not in lt.params})
                 if not hits:
                     break
                 body = subst(body, hits)

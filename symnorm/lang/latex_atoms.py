@@ -14,6 +14,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from symnorm.lang.latex_brace import BRACES, read_brace
+from symnorm.lang.latex_gloss import GLOSS
+from symnorm.lang.latex_output import read_output_call
 from symnorm.lang.latex_index import INDEX_LETTERS, SUM_ENTRIES, Indexed, IndexSum, Partial
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
 from symnorm.lang.latex_tokens import (
@@ -189,6 +192,12 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
                     "\\operatorname{BN}(x;\\{...\\})", t)
     if s == "\\mathsf":
         raise p.err("\\mathsf is accepted only in the transpose ^{\\mathsf T}", t)
+    if s in BRACES:
+        return "expr", read_brace(p, t)
+    if s == GLOSS:
+        raise p.err(f"prose {p.text[t.start:t.end]!r} inside an equation", t,
+                    "a gloss \\text{(...)} is read only at the start or the end of a row, "
+                    "or as the label of \\underbrace{...}_{\\text{...}}")
     if s in ("\\text", "\\textrm", "\\mbox", "\\textit", "\\textbf"):
         raise p.err(f"prose {s}{{...}} inside an equation", t,
                     "move the words out of the equation; conditions go after a separator "
@@ -350,6 +359,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         f"define it in a symnorm block (`let {name}(y) = ...`, e.g. an "
                         "activation's formula) or in this equation "
                         f"({name}(y) = ...); declare `scalar {name}` for a product")
+        if kind == "name" and name == p.output and p.at("("):
+            return _apply(read_output_call(p, t, name), _scripts_no_sub(p, t), t, p)
         if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
                 and name not in p.local_fns and not p.free_symbol(name)
                 and not p.is_dimension(name)):

@@ -31,6 +31,7 @@ from fractions import Fraction
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_atoms import parse_factor
+from symnorm.lang.latex_brace import BraceClaim
 from symnorm.lang.latex_tokens import (
     DEFINERS,
     GREEK,
@@ -112,6 +113,10 @@ class ExprParser:
         self.sum_letters: list[str] = []
         #: names of the dimension written as upper bounds of sums (``m``, ``NHW``)
         self.dims_used: set[str] = set()
+        #: claims stated by math labels (\underbrace{A}_{= 1}), in reading order
+        self.braces: list[BraceClaim] = []
+        #: the vocabulary's output when it takes its vocabulary meaning (``y(x)`` reads as y)
+        self.output: str | None = None
 
     # --- tokens -------------------------------------------------------------------------
 

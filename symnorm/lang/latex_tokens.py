@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from symnorm.errors import SourceError
+from symnorm.lang.latex_gloss import GLOSS, strip_glosses
 
 __all__ = [
     "ACCENTS",
@@ -66,9 +67,9 @@ DEFINERS = ("\\coloneqq", "\\leftarrow", "\\gets", ":=")
 #: Top-level separators between the relations of one equation.
 SEPARATORS = (",", ";", "\\quad", "\\qquad", "\\\\")
 #: Spacing commands, dropped by the tokenizer.
-SPACING = ("\\,", "\\;", "\\:", "\\!", "\\ ", "\\>", "\\thinspace", "\\enspace",
-           "\\medspace", "\\thickspace", "\\displaystyle", "\\textstyle", "\\nonumber",
-           "\\notag")
+SPACING = ("\\,", "\\;", "\\:", "\\!", "\\ ", "\\>", "\\space", "\\thinspace",
+           "\\enspace", "\\medspace", "\\thickspace", "\\displaystyle", "\\textstyle",
+           "\\nonumber", "\\notag")
 #: Macros that define macros, read or write files or change the lexer: named in the error.
 FORBIDDEN = ("\\input", "\\include", "\\write", "\\immediate", "\\openout", "\\openin",
              "\\read", "\\def", "\\edef", "\\gdef", "\\xdef", "\\let", "\\newcommand",
@@ -104,6 +105,9 @@ _DELIMS = {"(": "(", ")": ")", "[": "[", "]": "]", "|": "|", "\\|": "\\|", "\\{"
            "\\rvert": "|", "\\lVert": "\\|", "\\rVert": "\\|", "\\vert": "|", "\\Vert": "\\|"}
 _SCIENTIFIC = re.compile(r"(?<![A-Za-z\\])\d+(?:\.\d+)?[eE][+-]?\d+")
 _TEXT = re.compile(r"\\(?:text|textrm|textnormal|mbox)\s*\{(?:[^{}\\]|\\_)*\}")
+#: any ``\text{..}`` with one level of braces inside (``\text{(scale \& shift)}``): prose
+#: unless :data:`_TEXT` reads it as a word, a gloss judged by :func:`strip_glosses`
+_PROSE = re.compile(r"\\(?:text|textrm|textnormal|mbox)\s*\{(?:[^{}]|\{[^{}]*\})*\}")
 _ENV = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
 #: a tag's text may hold inline math (``\tag{$\epsilon = 0$}``): a name, like the rest of it
 _LABEL = re.compile(r"\\(?:tag\*?|label)\s*\{(?:[^{}\\$]|\$[^$]*\$)*\}")
@@ -118,7 +122,7 @@ _ROW_COMMENT = re.compile(r"&[ \t]*//(?:[^\n\\]|\\(?![\\]|end\b))*")
 _DEF_EQ = re.compile(r"\\(?:stackrel|overset)\s*\{\s*(?:\\(?:textrm|text|mathrm|mbox)\s*"
                      r"\{\s*def\s*\}|def|\\triangle|\\Delta)\s*\}\s*\{\s*=\s*\}")
 _TOKEN = re.compile(_DEF_EQ.pattern + "|" + _ENV.pattern + "|" + _LABEL.pattern + "|"
-                    + _COLOR.pattern + "|" + _TEXT.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
+                    + _COLOR.pattern + "|" + _PROSE.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
 #: Words of ``\text{...}`` that separate relations like ``\quad`` does.
 CONNECTIVES = frozenset({"where", "and", "with", "since", "such that", "s.t.",
                          "i.e.", "so", "hence", "then"})
@@ -257,8 +261,9 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
                        f"{label_at[1]} ends an equation's row: separate relations with ',', "
                        "'\\quad' or '\\\\', and put the tag at the end of its row")
         label_at = None
-        if _TEXT.fullmatch(s):
-            new = _text_tokens(s, off, where, fail)
+        if _PROSE.fullmatch(s):
+            new = _text_tokens(s, off, where) if _TEXT.fullmatch(s) else \
+                [Tok(GLOSS, off, m.end(), *where(off))]
             if new and gap:
                 new[0] = replace(new[0], gap=gap)
             toks += new
@@ -273,7 +278,7 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
     if envs:
         raise fail(f"\\begin{{{envs[-1][0]}}} is never closed", envs[-1][1],
                    f"end it with \\end{{{envs[-1][0]}}}")
-    toks = _accent_subscripts(_unbox(toks, fail))
+    toks = _accent_subscripts(_unbox(strip_glosses(toks, text, fail), fail))
     if not toks:
         raise fail("empty LaTeX equation", 0)
     return toks
@@ -375,9 +380,9 @@ def _accent_subscripts(toks: list[Tok]) -> list[Tok]:
     return out
 
 
-def _text_tokens(s: str, off: int, where: _Locator, fail: Callable[..., SourceError]
-                 ) -> list[Tok]:
-    """``\\text{where}`` separates relations; ``\\text{RMS}`` is a name; other prose fails."""
+def _text_tokens(s: str, off: int, where: _Locator) -> list[Tok]:
+    """``\\text{where}`` separates relations; ``\\text{RMS}`` is a name; other prose is a
+    gloss (:data:`GLOSS`), accepted only at the edge of a row."""
     inner_at = s.index("{") + 1
     content = s[inner_at:-1]
     word = content.replace("~", " ").strip().rstrip(",:").strip()
@@ -388,9 +393,7 @@ def _text_tokens(s: str, off: int, where: _Locator, fail: Callable[..., SourceEr
         ln, col = where(off)
         return [Tok("\\quad", off, off + len(s), ln, col)]
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:\\_[A-Za-z0-9]+)*", word):
-        raise fail(f"prose {s!r} inside an equation", off,
-                   "move the words out of the equation; conditions go after a separator as "
-                   "relations (a>0); \\text{where}, \\text{and} ... separate relations")
+        return [Tok(GLOSS, off, off + len(s), *where(off))]
     start = off + inner_at + content.index(word)
     out = [Tok("\\operatorname", off, off + inner_at, *where(off)),
            Tok("{", off, off + inner_at, *where(off))]

@@ -1,0 +1,140 @@
+"""The vocabulary's output in a relation that also writes the document's own symbols.
+
+A vocabulary's output (``y`` of ``use rmsnorm``: ``gamma*RMS(x) + beta*ones``) is built
+from its input, eps and its affine parameters only.  A relation whose reading involves it
+(``y`` itself, a Jacobian ``jacobian(y, x)``, the chain rule through the declared upstream
+gradient ``dL_dy``) and that writes another symbol the document declared (the source's own
+weight ``w``) compares the source's layer with one in which that symbol does not occur: a
+true formula would be refuted.  Such a relation is an error naming the symbol, with the fix
+(make the symbol the vocabulary's gain, or write the vocabulary's parameter).  So is a
+product of the output and its gain (``\\gamma y``: the gain twice), and the output called on
+anything but its input (``y(x)`` is y, ``y(t)`` has no meaning).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from symnorm.errors import SourceError
+from symnorm.lang.latex_index import Indexed
+from symnorm.lang.latex_tokens import Tok
+from symnorm.lang.syntax import BinOp, Call, Expr, Name, Pos
+
+if TYPE_CHECKING:
+    from symnorm.lang.latex_parser import ExprParser
+
+__all__ = ["double_affine", "foreign_symbol", "read_output_call", "upstream_gradients"]
+
+
+def _written(e: object, children: Callable[[object], tuple[object, ...]]
+             ) -> Iterable[tuple[str, Pos]]:
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (Name, Indexed)):
+            yield node.id, node.pos
+        stack.extend(children(node))
+
+
+def upstream_gradients(out: str, vectors: Iterable[str]) -> set[str]:
+    """The declared vectors that name the upstream gradient of ``out`` (``dL_dy``)."""
+    pattern = re.compile(r"d[A-Za-z]\w*_d" + re.escape(out))
+    return {v for v in vectors if pattern.fullmatch(v)}
+
+
+def foreign_symbol(written: tuple[object, object], read: tuple[Expr, Expr], *, out: str,
+                   allowed: set[str], declared: Callable[[str], bool],
+                   names_in: Callable[[object], set[str]],
+                   children: Callable[[object], tuple[object, ...]],
+                   reaches: Callable[[Expr], set[str] | None],
+                   upstream: set[str], meaning: str, file: str) -> SourceError | None:
+    """The error for a relation that involves ``out`` and writes a foreign declared symbol.
+
+    ``written``: the relation's sides as written (derivatives unread); ``read``: as read
+    (``jacobian(y, x).T * dL_dy``).  ``allowed``: the vocabulary's input, eps and affine
+    parameters; ``declared(n)``: whether the document declares ``n`` (scalar, vector,
+    matrix); ``reaches(e)``: the names ``e`` expands to through definitions.
+    """
+    used = names_in(read[0]) | names_in(read[1])
+    if out not in used and not used & upstream:
+        return None
+    ok = allowed | upstream
+    for side in written:
+        for name, pos in sorted(_written(side, children), key=lambda p: (p[1].line, p[1].col)):
+            through = ""
+            if declared(name):
+                bad = name if name not in ok else None
+            else:
+                found = reaches(Name(name, pos)) or set()
+                bad = next((n for n in sorted(found) if declared(n) and n not in ok), None)
+                through = f" (through {name})" if bad is not None else ""
+            if bad is None:
+                continue
+            return SourceError(
+                f"this relation involves the vocabulary's output {out} = {meaning} and uses "
+                f"{bad}{through}, declared by the document: {bad} does not occur in {out}, so "
+                f"the source's layer would be compared with another one", file, pos.line,
+                pos.col,
+                f"if {bad} is the layer's gain, make it the vocabulary's: `document use "
+                f"...(affine=elementwise)` and `let {bad} = gamma` instead of declaring it, or "
+                f"write \\gamma")
+    return None
+
+
+def read_output_call(p: ExprParser, t: Tok, name: str) -> Expr:
+    """``y(x)``, the vocabulary's output written as a call on its input: the output ``y``.
+
+    Any other argument is an error: the output is the layer at the document's input x, not
+    a function (``y(t)`` would be the layer at another input, which ``y`` does not say).
+    """
+    start = p.i - 1
+    opener = p.next()
+    args, batch = p.call_args(opener)
+    if batch is None and len(args) == 1 and isinstance(args[0], Name) and args[0].id == "x":
+        return Name(name, p.pos(t))
+    written = p.span(start, p.i)
+    raise p.err(f"{written}: the vocabulary's output {name} is the layer at its input x, not a "
+                f"function, so {name} applied to another argument has no meaning", t,
+                f"write {name} or {name}(x) for the output at x; for the layer at another "
+                f"input define a function of it (F(t) = ..., `let F(t) = ...`)")
+
+
+def double_affine(raw: tuple[object, object], out: str, gains: set[str],
+                  children: Callable[[object], tuple[object, ...]], file: str
+                  ) -> SourceError | None:
+    """The error for a product of the output and a gain (``\\gamma y``): the vocabulary's y
+    already holds its gain, so the product applies it twice, while a source that writes it
+    (MyGrad's ``gamma * y(x) + beta``) means by y the normalized value."""
+    stack = list(raw)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BinOp) and node.op == "*" or isinstance(node, Call) and \
+                node.func == "hadamard":
+            factors = _factors(node)
+            ids = {f.id: f for f in factors if isinstance(f, (Name, Indexed))}
+            gain = next((g for g in sorted(gains) if g in ids), None)
+            if out in ids and gain is not None:
+                pos = ids[out].pos
+                return SourceError(
+                    f"{gain} times the vocabulary's output {out}, which already holds the gain "
+                    f"{gain}: the product would apply it twice", file, pos.line, pos.col,
+                    f"if the source's {out} is the normalized value, write \\hat x (or define "
+                    f"{out} yourself before the equation)")
+        stack.extend(children(node))
+    return None
+
+
+def _factors(e: object) -> list[object]:
+    """The factors of a product (``*`` and ``hadamard`` nested), without recursion."""
+    out, stack = [], [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BinOp) and node.op == "*":
+            stack += [node.left, node.right]
+        elif isinstance(node, Call) and node.func == "hadamard":
+            stack += list(node.args)
+        else:
+            out.append(node)
+    return out
