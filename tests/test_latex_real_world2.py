@@ -58,7 +58,7 @@ REFUSED = {
     "feng.dvar.dx": "cannot compare a row vector with a vector",  # gradient as a column
     "feng.dmu.dx": "cannot compare a row vector with a scalar",   # d mu/dx = 1/m
     "zakka.dxhat": "an entry of a Jacobian",                       # d y_i/d xhat_i
-    "zakka.dxhat_i.dx_i": "an entry of a Jacobian",                # d xhat_i/d x_i
+    "zakka.dxhat_i.dx_i": "the same index on both is ambiguous",   # d xhat_i/d x_i
     # \color{..}{a = b} is read; the green recap line mixes a vector and an entry
     "zakka.recap.dx": "cannot multiply a vector by a vector",
     # PaddlePaddle's `&// comment` inside its aligned rows

@@ -46,7 +46,6 @@ REFUSED = {
     "talwar.mu": "prose '\\\\text{(Mean)}' inside an equation",
     "talwar.var": "prose '\\\\text{(Variance)}' inside an equation",
     # derivatives: an entry of a Jacobian, a differential, an inline \partial
-    "talwar.grad": "an entry of a Jacobian",                 # \partial y_k / \partial x_i
     "yue.dbeta": "unsupported LaTeX command \\underbrace",
     "yue.dgamma": "unsupported LaTeX command \\underbrace",
     "yue.dxhat": "looks like a differential",                # d\hat{x}_i
