@@ -991,7 +991,8 @@ class _Equation:
             return Name(e.id, e.pos)
         raise _err(f"{e}: entry ({e.row}, {e.col}) of {e.id}, which is not a matrix here",
                    e.pos, self.file, f"declare `matrix {e.id}`; for the rows of a data matrix "
-                   f"(one sample each) say which quantity they are: `let {e.id} = x`; "
+                   "(one sample each) say which vector of the layer they are, as `let X "
+                   "= x` says of X; "
                    "\\delta_{ij} is the Kronecker delta where the document does not "
                    "define delta")
 

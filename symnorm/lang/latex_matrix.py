@@ -311,7 +311,7 @@ def lower_entries(left: object, right: object, file: str,
     """
     low = _Lowering(file, resolve, shape)
     x, y = low.low(left, frozenset()), low.low(right, frozenset())
-    target = low.union(x[1], y[1], pos)
+    target = low.union(x[1], y[1], getattr(right, "pos", pos))  # where the letters meet
     sides = []
     for e, tags in (x, y):
         if not tags and target and shape(e) != "scalar":
