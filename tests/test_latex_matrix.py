@@ -115,6 +115,11 @@ CASES = [
      lambda: _same(_A.sum(axis=1), [sum(_A[i, k] for k in range(M)) for i in range(M)])),
     ("rowsum.T", MAT + "\nlet u = A*ones", r"u_i = \sum_k A_{ki}",
      lambda: _same(_A.sum(axis=1), [sum(_A[k, i] for k in range(M)) for i in range(M)])),
+    ("delta.sum", "vector a", r"\sum_j \delta_{ij} a_j = a_i",
+     lambda: _same([sum(float(i == j) * _a[j] for j in range(M)) for i in range(M)], _a)),
+    ("delta.sum.ji", "vector a", r"\sum_j \delta_{ij} a_j = a_j",
+     lambda: _same(_entries(lambda i, j: sum(float(i == k) * _a[k] for k in range(M))),
+                   _entries(lambda i, j: _a[j]))),
     # Talwar's chain rule, summed over the batch (BN's Jacobian is symmetric)
     ("talwar.grad", "use batchnorm\nlet N = d\nvector dL_dy",
      r"\frac{\partial L}{\partial x_i} = \sum_{k=1}^N \left( \frac{\partial L}{\partial y_k} "
