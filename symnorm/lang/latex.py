@@ -947,7 +947,8 @@ class _Equation:
                        "the Jacobian, or the partial along the computation graph)", pos,
                        self.file, "write two indices for the entries")
         num, vec = lower(self._partials(pt.num), None, self.file, [], self.env.dimension)
-        assert vec  # the parser admits one free letter only
+        if not vec:  # pragma: no cover - the parser admits a numerator with one free letter
+            raise _err(f"{what}: the numerator is not an entry", pos, self.file)
         jac = Call("jacobian", (num, Name(pt.var, pos)), pos)
         return MatrixEntry(f"d({pt.num})", pt.num_index, pt.var_index, pos, jac)
 
