@@ -311,9 +311,10 @@ def test_other_vocabulary_options_offer_no_graph() -> None:
 
 
 def test_entries_of_jacobians_stay_refused() -> None:
-    assert "an entry of a Jacobian" in _error(
+    # the same index on both: the diagonal entry of a Jacobian or the local partial
+    assert "the same index on both is ambiguous" in _error(
         r"\frac{\partial y_i}{\partial \hat x_i} = \gamma")
-    assert "an entry of a Jacobian" in _error(
+    assert "the same index on both is ambiguous" in _error(
         r"\frac{\partial \hat x_i}{\partial x_i} = \frac{1}{\sqrt{\sigma^2+\epsilon}}")
 
 

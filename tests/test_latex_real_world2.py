@@ -57,8 +57,8 @@ REFUSED = {
     "feng.dxhat.dx": "cannot compare a matrix with a scalar",     # d xhat/dx = 1/sqrt(..)
     "feng.dvar.dx": "cannot compare a row vector with a vector",  # gradient as a column
     "feng.dmu.dx": "cannot compare a row vector with a scalar",   # d mu/dx = 1/m
-    "zakka.dxhat": "an entry of a Jacobian",                       # d y_i/d xhat_i
-    "zakka.dxhat_i.dx_i": "an entry of a Jacobian",                # d xhat_i/d x_i
+    "zakka.dxhat": "the same index on both is ambiguous",          # d y_i/d xhat_i
+    "zakka.dxhat_i.dx_i": "the same index on both is ambiguous",   # d xhat_i/d x_i
     # \color{..}{a = b} is read; its boxed d xhat/d sigma^2 (a vector, the local partial)
     # equals a scalar sum, and the green recap line mixes a vector and an entry
     "zakka.recap.dx": "cannot compare a vector with a scalar",

@@ -25,8 +25,10 @@ from symnorm.lang.latex_index import (
     SUM_SCALED,
     SUM_SQUARES,
     SUM_TERM,
+    ExprPartial,
     Indexed,
     IndexSum,
+    MatrixEntry,
     Partial,
     has_index,
     lower,
@@ -35,6 +37,7 @@ from symnorm.lang.latex_index import (
     read_summand,
 )
 from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gradients
+from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, IF, tokenize
@@ -513,6 +516,7 @@ class _Equation:
         for w in raws:
             self._double_affine(w)
             r = replace(w, left=self._partials(w.left), right=self._partials(w.right))
+            r = self._data_rows(r)
             as_written[id(r)] = w
             self._refuse_conflicts(r)
             target = _def_target(r.left)
@@ -908,6 +912,8 @@ class _Equation:
         rec = self._partials
         if isinstance(e, Partial):
             return self._partial(e)
+        if isinstance(e, ExprPartial):
+            return self._expr_partial(e)
         if isinstance(e, BinOp):
             return replace(e, left=rec(e.left), right=rec(e.right))
         if isinstance(e, Neg):
@@ -1035,9 +1041,7 @@ class _Equation:
                        "entry of its derivative cannot be read", pos, self.file,
                        f"define {pt.num} before this equation")
         if pt.num_index and pt.var_index:
-            raise _err(f"\\partial {pt.num}_{pt.num_index}/\\partial {pt.var}_{pt.var_index}:"
-                       " an entry of a Jacobian", pos, self.file,
-                       f"write the matrix \\frac{{\\partial {pt.num}}}{{\\partial {pt.var}}}")
+            return self._jacobian_entry(pt, jac, num_shape, var_kind)
         if pt.num_index:  # d y_i / d gamma: entry i of a vector
             if var_kind != "scalar" or num_shape != "column":
                 raise _err(f"\\partial {pt.num}_{pt.num_index}/\\partial {pt.var}: a row of "
@@ -1054,7 +1058,74 @@ class _Equation:
             return jac
         return jac  # d mu / d x: the row vector of derivatives, as written
 
+    def _expr_partial(self, pt: ExprPartial) -> MatrixEntry:
+        """``\\partial (x_j - \\mu) / \\partial x_i``: entry (j, i) of the Jacobian of the
+        vector of entries by the declared vector x."""
+        pos, what = pt.pos, f"\\partial (..)_{pt.num_index} / \\partial {pt.var}_{pt.var_index}"
+        if self.kind(pt.var) != "vector":
+            raise _err(f"{what}: {pt.var} is not a declared vector; this form differentiates "
+                       "by a variable of the document", pos, self.file,
+                       f"declare `vector {pt.var}`")
+        if pt.num_index == pt.var_index:
+            raise _err(f"{what}: the same index on both is ambiguous (the diagonal entry of "
+                       "the Jacobian, or the partial along the computation graph)", pos,
+                       self.file, "write two indices for the entries")
+        num, vec = lower(self._partials(pt.num), None, self.file, [], self.env.dimension)
+        if not vec:  # pragma: no cover - the parser admits a numerator with one free letter
+            raise _err(f"{what}: the numerator is not an entry", pos, self.file)
+        jac = Call("jacobian", (num, Name(pt.var, pos)), pos)
+        return MatrixEntry(f"d({pt.num})", pt.num_index, pt.var_index, pos, jac)
+
+    def _jacobian_entry(self, pt: Partial, jac: Expr, num_shape: str | None,
+                        var_kind: str | None) -> MatrixEntry:
+        """``\\partial y_i/\\partial x_j``: entry (i, j) of ``jacobian(y, x)`` (row: the
+        numerator's index); the same index on both is refused: sources mean by it the
+        local partial along a graph as often as the diagonal entry of the Jacobian."""
+        pos, what = pt.pos, f"\\partial {pt.num}_{pt.num_index}/\\partial {pt.var}_{pt.var_index}"
+        if pt.num_index == pt.var_index:
+            raise _err(f"{what}: the same index on both is ambiguous (the diagonal entry of "
+                       "the Jacobian, or the partial along the computation graph)", pos,
+                       self.file, f"write two indices (\\partial {pt.num}_i/\\partial "
+                       f"{pt.var}_j) for the entries, or the matrix \\frac{{\\partial "
+                       f"{pt.num}}}{{\\partial {pt.var}}}")
+        if num_shape != "column" or var_kind != "vector":
+            raise _err(f"{what}: an entry of a Jacobian needs a vector {pt.num} and a "
+                       f"declared vector {pt.var}", pos, self.file,
+                       f"write the matrix \\frac{{\\partial {pt.num}}}{{\\partial {pt.var}}}")
+        return MatrixEntry(pt.num, pt.num_index, pt.var_index, pos, jac)  # type: ignore[arg-type]
+
+    def _data_rows(self, r: RawRel) -> RawRel:
+        """``X_{ij}`` of a vector quantity X (``let X = x``): the rows of a data matrix,
+        one sample each (:func:`read_data_rows`)."""
+        def shape(name: str) -> str | None:
+            return self._shape(Name(name, r.pos), set()) if self.defined(name) else None
+
+        def is_row(name: str) -> bool:
+            return self.kind(name) == "let" and shape(name) == "column"
+
+        left, right = read_data_rows(r.left, r.right, is_row, shape, self.file)
+        return replace(r, left=left, right=right)
+
+    def _matrix_of(self, e: MatrixEntry) -> Expr:
+        """The matrix an entry ``A_{ij}`` reads: a declared matrix, or the Kronecker delta."""
+        if e.expr is not None:
+            return e.expr  # type: ignore[return-value]
+        if e.id == "delta" and self.kind("delta") is None:
+            return Name("I", e.pos)  # \delta_{ij}: 1 if i = j, else 0
+        if self.kind(e.id) == "matrix" or self._shape(Name(e.id, e.pos), set()) == "matrix":
+            return Name(e.id, e.pos)
+        raise _err(f"{e}: entry ({e.row}, {e.col}) of {e.id}, which is not a matrix here",
+                   e.pos, self.file, f"declare `matrix {e.id}`; for the rows of a data matrix "
+                   "(one sample each) say which vector of the layer they are, as `let X "
+                   "= x` says of X; "
+                   "\\delta_{ij} is the Kronecker delta where the document does not "
+                   "define delta")
+
     def _relation(self, r: RawRel) -> Relation:
+        if needs_matrix(r.left, r.right):
+            left, right = lower_entries(r.left, r.right, self.file, self._matrix_of,
+                                        lambda e: self._shape(e, set()), r.pos)
+            return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
         free: list[str] = []
         dim = self.env.dimension
         left, lv = lower(r.left, None, self.file, free, dim)

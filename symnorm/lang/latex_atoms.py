@@ -16,8 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
+from symnorm.lang.latex_index import (
+    INDEX_LETTERS,
+    SUM_ENTRIES,
+    ExprPartial,
+    Indexed,
+    IndexSum,
+    MatrixEntry,
+    Partial,
+)
 from symnorm.lang.latex_output import read_output_call
-from symnorm.lang.latex_index import INDEX_LETTERS, SUM_ENTRIES, Indexed, IndexSum, Partial
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
 from symnorm.lang.latex_tokens import (
     ACCENTS,
@@ -184,9 +192,11 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "name", word + ACCENTS[s]
     if s in FUNCTION_MACROS:
         return "call", FUNCTION_MACROS[s]
+    if s == "\\partial" and p.at("("):
+        return "expr", _inline_partial(p, t)
     if s == "\\partial":
         raise p.err("\\partial is accepted only as \\frac{\\partial \\ell}{\\partial z} "
-                    "(a named derivative)", t)
+                    "(a named derivative) or \\partial (..) / \\partial x_i", t)
     if s == "\\{":
         raise p.err("set braces \\{...\\} are accepted only as the batch of "
                     "\\operatorname{BN}(x;\\{...\\})", t)
@@ -588,6 +598,11 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
         raise p.err(f"comma in the subscript of {name}", t)
     if sub[0] in INDEX_LETTERS or sub[0] in p.sum_letters:
         return Indexed(name, sub[0], pos)  # type: ignore[return-value]
+    letters = INDEX_LETTERS + tuple(p.sum_letters)
+    if len(sub[0]) == 2 and sub[0][0] != sub[0][1] and all(c in letters for c in sub[0]) \
+            and not p.defined(f"{name}_{sub[0]}"):
+        # A_{ij}, \delta_{ij}: entry (i, j) of a matrix (latex_matrix.py)
+        return MatrixEntry(name, sub[0][0], sub[0][1], pos)  # type: ignore[return-value]
     return Name(f"{name}_{sub[0]}", pos)
 
 
@@ -865,6 +880,48 @@ def _derivative(p: ExprParser, t: Tok) -> Expr:
     p.expect("}", o2)
     node: Any = Partial(num, num_index, num_power, var, var_index, var_power, p.pos(t))
     return node  # resolved by the equation reader, like Indexed
+
+
+def _inline_partial(p: ExprParser, t: Tok) -> Expr:
+    """``\\partial (x_j - \\mu) / \\partial x_i`` (a Lean blueprint's inline form): the
+    parenthesised entry differentiated by an entry of a variable, an :class:`ExprPartial`
+    (the whole ``\\partial (..) / \\partial x_i``, so the ``/`` is the derivative's)."""
+    o = p.next()
+    num = p.group(o)
+    out: list[str] = []
+    _free_letters(num, out)
+    if len(set(out)) != 1:
+        raise p.err("\\partial (..): the parenthesised numerator must be an entry with one "
+                    f"free index letter (it has {', '.join(dict.fromkeys(out)) or 'none'})",
+                    t, "write \\partial (x_j - \\mu) / \\partial x_i")
+    p.expect("/", t)
+    d = p.peek()
+    if d is None or d.text != "\\partial":
+        raise p.err("\\partial (..) / must be followed by \\partial and the variable", t)
+    var, var_index, var_power = _partial_operand(p, d)
+    if var_index is None or var_power is not None:
+        raise p.err(f"\\partial (..) / \\partial {var}: the inline form differentiates by an "
+                    "entry of a variable (\\partial x_i)", d)
+    return ExprPartial(num, out[0], var, var_index, p.pos(t))  # type: ignore[return-value]
+
+
+def _free_letters(e: object, out: list[str]) -> None:
+    if isinstance(e, Indexed):
+        out.append(e.index)
+    elif isinstance(e, ExprPartial):
+        out += [e.num_index, e.var_index]
+    elif isinstance(e, MatrixEntry):
+        out += [e.row, e.col]
+    elif isinstance(e, IndexSum):
+        out.append("<sum>")
+    elif isinstance(e, BinOp):
+        _free_letters(e.left, out)
+        _free_letters(e.right, out)
+    elif isinstance(e, (Neg, Transpose)):
+        _free_letters(e.operand, out)
+    elif isinstance(e, Call):
+        for a in e.args:
+            _free_letters(a, out)
 
 
 def _partial_operand(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:

@@ -44,7 +44,7 @@ from symnorm.lang.syntax import (
 )
 
 __all__ = ["INDEX_LETTERS", "SUM_ENTRIES", "SUM_SQUARES", "SUM_SCALED", "SUM_TERM",
-           "IndexSum", "Indexed", "Partial",
+           "ExprPartial", "IndexSum", "Indexed", "MatrixEntry", "Partial",
            "has_index", "lower"]
 
 #: Subscripts that mean "entry i of the vector" rather than part of a name.
@@ -79,6 +79,38 @@ class Indexed:
 
     def __str__(self) -> str:
         return f"{self.id}_{self.index}"
+
+
+@dataclass(frozen=True)
+class MatrixEntry:
+    """``A_{ij}``, ``\\delta_{ij}``, ``\\partial y_i/\\partial x_j``: entry (row, col) of a
+    matrix (parser-internal, lowered by :mod:`symnorm.lang.latex_matrix`, never returned)."""
+
+    id: str
+    row: str
+    col: str
+    pos: Pos = field(compare=False)
+    #: the matrix whose entry this is, when it is not the name ``id`` (``jacobian(y, x)``)
+    expr: object = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.id}_{self.row}{self.col}"
+
+
+@dataclass(frozen=True)
+class ExprPartial:
+    r"""``\partial (x_j - \mu) / \partial x_i``: the derivative of an expression's entry
+    ``num`` (with the free index letter ``num_index``) by the entry ``var_index`` of the
+    variable ``var`` (parser-internal, resolved by the equation reader)."""
+
+    num: object
+    num_index: str
+    var: str
+    var_index: str
+    pos: Pos = field(compare=False)
+
+    def __str__(self) -> str:
+        return f"d({self.num})/d{self.var}_{self.var_index}"
 
 
 @dataclass(frozen=True)
@@ -133,7 +165,7 @@ def _spread(e: Expr, pos: Pos) -> Expr:
 
 def has_index(e: object) -> bool:
     """Whether ``e`` contains an :class:`Indexed` entry or an :class:`IndexSum`."""
-    if isinstance(e, (Indexed, IndexSum)):
+    if isinstance(e, (Indexed, IndexSum, MatrixEntry)):
         return True
     if isinstance(e, BinOp):
         return has_index(e.left) or has_index(e.right)
@@ -156,6 +188,9 @@ def lower(e: object, bound: str | None, file: str,
     free = [] if free is None else free
     if isinstance(e, (Num, Name, VectorLit)):
         return e, False
+    if isinstance(e, MatrixEntry):  # routed to latex_matrix before: only inside a definition
+        raise _err(f"{e}: an entry of a matrix (two indices) here", e.pos, file,
+                   "state the matrix equation as a claim (its entry (i, j) on both sides)")
     if isinstance(e, Indexed):
         if bound is not None and e.index != bound:
             raise _err(f"index {e.index} inside a sum over {bound}", e.pos, file,
