@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["WALL_FACTOR", "cpu_clock", "forked", "wall_guard"]
+__all__ = ["WALL_FACTOR", "cpu_clock", "die_with_parent", "forked", "wall_guard"]
 
 #: the parent waits this many times the child's CPU budget (plus a second) before killing
 #: it: a guard against a child that sleeps or cannot be scheduled, never the limit itself
@@ -50,17 +50,22 @@ def wall_guard(cpu_seconds: float) -> float:
     return cpu_seconds * WALL_FACTOR + 1.0
 
 
-def _bound_child(parent: int, cpu_seconds: float) -> None:  # pragma: no cover - the child
-    """Make a forked child die with its parent and within its CPU budget."""
+def die_with_parent(parent: int) -> None:
+    """Ask Linux to SIGKILL this process when its parent dies; exit if it already has."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
+        except (OSError, AttributeError):  # pragma: no cover - no libc: the guard remains
             pass
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
+
+
+def _bound_child(parent: int, cpu_seconds: float) -> None:  # pragma: no cover - the child
+    """Make a forked child die with its parent and within its CPU budget."""
+    die_with_parent(parent)
     try:
         import resource
         cpu = max(1, math.ceil(cpu_seconds))  # a forked child starts at 0 s of CPU
