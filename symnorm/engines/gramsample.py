@@ -445,9 +445,9 @@ def verify_failure(claim: PreparedClaim, rel: Relation, fail: Failure, rebuildab
     """The counterexample of the original claim at the failure's d, evaluated exactly in a
     forked child with ``seconds`` of CPU time (:func:`symnorm.engines.child.forked`): at
     the vectors :func:`rebuild` makes, or (when a hypothesis fixes a Gram symbol) at a
-    model the SMT step finds at that d and re-verifies.  None when neither finishes or re-verifies; the dict shows the point
-    (long vectors abbreviated), both sides when they were computed in time, and the point's
-    values under ``"_values"``."""
+    model the SMT step finds at that d and re-verifies.  None when neither finishes or
+    re-verifies; the dict shows the point (long vectors abbreviated), both sides when they
+    were computed in time, and the point's values under ``"_values"``."""
     if rebuildable:
         point = rebuild(claim, fail)
         if point is None:
