@@ -70,3 +70,14 @@ def test_anything_else_still_goes_through_cancel(expr):
     zero._cancel.cache_clear()
     assert not zero._polynomial(expr)
     assert zero._cancel(expr) == sp.cancel(expr)
+
+
+@pytest.mark.parametrize("expr", POLYNOMIALS + [(x - y) ** 4 * (z + sp.Rational(1, 3)) - x])
+@pytest.mark.parametrize("polys", ["auto", "sympy"])
+def test_flint_expansion_is_sympys_expression(expr, polys, monkeypatch):
+    """The same SymPy expression term for term (not only an equal value): the zero test's
+    later steps see the form, so a different one could change what it proves."""
+    monkeypatch.setenv("SYMNORM_POLYS", polys)
+    got = zero.expand_polynomial(expr)
+    assert got == sp.expand(expr) and sp.srepr(got) == sp.srepr(sp.expand(expr))
+    assert zero.expand_polynomial(expr + x) != sp.expand(expr)  # a dropped term shows
