@@ -15,8 +15,11 @@ time of the baseline and their ratio, as wall-clock and as CPU seconds (the proc
 the workers it started; on a loaded machine CPU time is the steadier figure).
 ``check derivations/`` also prints its slowest claim (the issue's 2 s per claim), the default
 per-claim limit as a multiple of it (the issue's 10x), and whether every verdict (file,
-label, status, scope, engine) is the same in both trees.  The load average is printed
-before and after: wall-clock targets mean something only on an idle machine.
+label, status, scope, engine) is the same in both trees.  ``claims`` decides every claim of
+``derivations/`` in turn in one process and prints, in place of (wall, CPU), the slowest
+claim's CPU seconds and all claims' CPU seconds: the per-claim figure that competing
+processes do not inflate.  The load average is printed before and after: wall-clock targets
+mean something only on an idle machine.
 """
 
 from __future__ import annotations
@@ -51,6 +54,21 @@ EXPLICIT_64 = (
     "ExactEngine(layer_norm(64, sympy.Rational(1, 10))).verify()\n"
     "print(time.monotonic() - t, time.process_time() - c)\n")
 
+CLAIMS_CPU = (
+    "import glob, sys, time\n"
+    "from symnorm.check.decide import decide\n"
+    "from symnorm.lang.document import read_document\n"
+    "rows = []\n"
+    "for path in sorted(glob.glob(sys.argv[1] + '/*.md')):\n"
+    "    doc = read_document(path)\n"
+    "    for c in doc.scope.claims:\n"
+    "        t = time.process_time()\n"
+    "        decide(c)\n"
+    "        rows.append((time.process_time() - t, c.label))\n"
+    "top = max(rows)\n"
+    "print(f'{top[1]} {top[0]:.2f}')\n"
+    "print(sum(r[0] for r in rows))\n")
+
 #: name -> (target seconds, what is timed)
 TARGETS = {
     "check": (15.0, "symnorm check derivations/ (cold, wall)"),
@@ -59,10 +77,11 @@ TARGETS = {
     "report": (5.0, "symnorm report derivations/paper.md (wall)"),
     "explicit64": (5.0, "explicit (exact) engine, symbolic x at d = 64"),
     "numeric256": (2.0, "numeric cross-check at d = 256, 50 digits"),
+    "claims": (2.0, "slowest claim of derivations/, CPU, one process"),
     "derive512": (0.0, "symnorm derive --d 512 --no-any-d (wall)"),
 }
 #: targets run unless ``--only`` names others (derive512 takes minutes in the baseline)
-DEFAULT_TARGETS = ("check", "paper", "derive", "report", "explicit64", "numeric256")
+DEFAULT_TARGETS = ("check", "claims", "paper", "derive", "report", "explicit64", "numeric256")
 
 
 def _load() -> str:
@@ -113,6 +132,14 @@ def _one(name: str, tree: Path, tmp: Path) -> tuple[tuple[float, float], dict]:
         where = tmp / f"report-{tree.name}"
         return _run(tree, ["-m", "symnorm", "report", str(PAPER), "-o",
                            str(where)])[0], extra
+    if name == "claims":  # every claim decided in turn in one process: CPU per claim
+        _, out = _run(tree, ["-c", CLAIMS_CPU, str(ROOT / "derivations")])
+        label, slowest = out.strip().splitlines()[-2].rsplit(" ", 1)
+        extra["slowest"] = f"{label} {slowest} s"
+        total = float(out.strip().splitlines()[-1])
+        extra["total"] = total
+        # the figure compared with the target is the slowest claim's CPU seconds
+        return (float(slowest), total), extra
     code = {"explicit64": EXPLICIT_64, "numeric256": NUMERIC_256}[name]
     _, out = _run(tree, ["-c", code])
     wall, cpu = map(float, out.strip().splitlines()[-1].split())
@@ -153,6 +180,9 @@ def main() -> None:
             print(f"{what:<46} {shown} {now[0]:>7.2f}s ({now[1]:>5.2f}s) "
                   f"{old[0]:>10.2f}s ({old[1]:>6.2f}s) {old[0] / now[0]:>7.1f}x "
                   f"({old[1] / max(now[1], 1e-9):.1f}x) {mark}", flush=True)
+            if n == "claims":
+                print(f"    (for this line: slowest claim's CPU s (all claims' CPU s)) now "
+                      f"{extra_now['slowest']}, baseline {extra_old['slowest']}")
             if n == "check":
                 print(f"    slowest claim (limit 2 s): now {extra_now['slowest']}, "
                       f"baseline {extra_old['slowest']}")

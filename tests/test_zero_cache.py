@@ -47,3 +47,37 @@ def test_kept_radicands_do_not_leak_between_expressions():
         assert is_zero(y / s - y * s / (v + e))
         assert not is_zero(y / s - y * s / (v + e) + 1 / s)
         assert not is_zero(y / s)
+
+
+POLYNOMIALS = [
+    (x + y) ** 2 / 2,
+    (x - 1) * (x + y) / 7 - sp.Rational(3, 4) * z ** 3,
+    ((v + e) * x - y) ** 3,
+    sp.Integer(5),
+]
+NOT_POLYNOMIALS = [x / y, sp.sqrt(x) + 1, sp.pi * x + x, sp.exp(x) * x, abs(x) + x, x ** -2]
+
+
+@pytest.mark.parametrize("expr", POLYNOMIALS)
+def test_a_polynomial_is_cancelled_by_expanding_it_exactly_as_cancel_does(expr):
+    zero._cancel.cache_clear()
+    assert zero._polynomial(expr)
+    assert zero._cancel(expr) == sp.cancel(expr) == sp.expand(expr)
+
+
+@pytest.mark.parametrize("expr", NOT_POLYNOMIALS)
+def test_anything_else_still_goes_through_cancel(expr):
+    zero._cancel.cache_clear()
+    assert not zero._polynomial(expr)
+    assert zero._cancel(expr) == sp.cancel(expr)
+
+
+@pytest.mark.parametrize("expr", POLYNOMIALS + [(x - y) ** 4 * (z + sp.Rational(1, 3)) - x])
+@pytest.mark.parametrize("polys", ["auto", "sympy"])
+def test_flint_expansion_is_sympys_expression(expr, polys, monkeypatch):
+    """The same SymPy expression term for term (not only an equal value): the zero test's
+    later steps see the form, so a different one could change what it proves."""
+    monkeypatch.setenv("SYMNORM_POLYS", polys)
+    got = zero.expand_polynomial(expr)
+    assert got == sp.expand(expr) and sp.srepr(got) == sp.srepr(sp.expand(expr))
+    assert zero.expand_polynomial(expr + x) != sp.expand(expr)  # a dropped term shows

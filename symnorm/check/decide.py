@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from ..engines import anyd, explicit
 from ..engines.anyd import Unsupported, has_entrywise
+from ..engines.child import cpu_clock
 from ..engines.numclaim import (
     Point,
     Undefined,
@@ -104,7 +105,7 @@ class _Numeric:
             for attempt in range(per_d * 6):
                 if got >= per_d:
                     break
-                if time.monotonic() > self.deadline:
+                if cpu_clock() > self.deadline:
                     self.cut = True  # fewer points than planned: confirms nothing
                     break
                 point = sample_point(self.claim, d, self.rng,
@@ -220,7 +221,8 @@ def decide(claim: PreparedClaim, *, dps: int = 50, budget: float = DEFAULT_TIMEO
            ds: tuple[int, ...] = DEFAULT_DS) -> Verdict:
     """Decide one prepared claim; raises InternalError when engines disagree."""
     t0 = time.monotonic()
-    deadline = t0 + budget * 0.9
+    # the budget is CPU time (load does not shorten it); the worker's wall limit is the guard
+    deadline = cpu_clock() + budget * 0.9
     v = Verdict(file=claim.file, line=claim.pos.line, column=claim.pos.col, label=claim.label,
                 statement=claim.statement, status=UNDECIDED, origin=claim.origin,
                 source=claim.source, assumptions=list(claim.assumption_text))
@@ -385,7 +387,7 @@ def _any_d(claim: PreparedClaim, rel: Relation) -> tuple[bool, str, list]:
 def _explicit_dims(claim: PreparedClaim, rel: Relation, ds, deadline: float) -> list[int]:
     done = []
     for d in ds:
-        if time.monotonic() > deadline:
+        if cpu_clock() > deadline:
             break
         try:
             if not explicit.prove_at(claim, d, rel):
@@ -419,7 +421,7 @@ def _cross_check(claim: PreparedClaim, rel: Relation, num: _Numeric, dims, deadl
         return  # the explicit engine's answer below matters only when no point agreed
     small = [d for d in dims[:2]]
     for d in small:
-        if time.monotonic() > deadline:
+        if cpu_clock() > deadline:
             break
         try:
             ok = explicit.prove_at(claim, d, rel)
@@ -680,7 +682,7 @@ def _early_probe(v: Verdict, claim: PreparedClaim, rel: Relation, num: _Numeric,
     if num.probe.failure.d <= max(NUMERIC_EXTRA_DS):
         return False  # where the numbers sample: their counterexample comes first
     _at_failure(v, claim, rel, num.probe, deadline)
-    now = time.monotonic()
+    now = cpu_clock()
     num.deadline = now + max(0.0, num.deadline - now) / 2
     return v.status == REFUTED
 
@@ -720,7 +722,7 @@ def _at_failure(v: Verdict, claim: PreparedClaim, rel: Relation, probe, deadline
     exact evaluation of the original claim; else say where the claim fails."""
     from ..engines import gramsample, smt
     f = probe.failure
-    left = min(deadline - time.monotonic(), REBUILD_SECONDS)
+    left = min(deadline - cpu_clock(), REBUILD_SECONDS)
     why = ""
     # the child's time limit bounds the cost; d x d matrices (I) are cheap enough to try
     # far beyond the SMT step's cap, derivatives (d**2 symbolic entries) are not

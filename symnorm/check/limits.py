@@ -10,6 +10,8 @@ __all__ = ["DEFAULT_TIMEOUT", "MAX_DPS", "MAX_TIMEOUT", "MIN_DPS"]
 
 MIN_DPS, MAX_DPS = 30, 1000
 MAX_TIMEOUT = 3600.0  # seconds per claim
-#: The default wall-clock limit per claim: over 10x the slowest claim of ``derivations/`` and
-#: of the soundness corpora (docs/engines.md), so that no verdict there depends on load.
+#: The default limit per claim: over 10x the slowest claim of ``derivations/`` and of the
+#: soundness corpora (docs/engines.md).  The engines' budget is 90% of it in CPU seconds
+#: (``symnorm/engines/child.py::cpu_clock``), and the worker's wall clock stops a claim 1 s
+#: after it, as a guard, so that no verdict there depends on load.
 DEFAULT_TIMEOUT = 60.0

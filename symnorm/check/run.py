@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import re
 import resource
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -24,6 +23,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any
 
+from ..engines.child import die_with_parent
 from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
 from ..lang.document import Definition, Document, parse_text, read_document, source_lines
@@ -54,22 +54,9 @@ MAX_FIGURES = 12
 Progress = Callable[[Verdict], None]
 
 
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux to SIGKILL this worker when its parent dies; exit if it already has."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-        except (OSError, AttributeError):  # pragma: no cover - no libc: rely on pebble
-            pass
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
 def _limit_memory(limit: int, parent: int | None = None) -> None:
     if parent is not None:
-        _die_with_parent(parent)
+        die_with_parent(parent)
     try:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ValueError, OSError):  # pragma: no cover - platform without RLIMIT_AS

@@ -32,6 +32,7 @@ from ..lang.context import PreparedClaim
 from ..lang.syntax import Relation
 from .anyd import AnyD, Unsupported
 from .balls import NotCompiled, compile_balls, precision, rational_ball
+from .child import cpu_clock, forked
 
 
 def flint_zero() -> Any:
@@ -295,7 +296,7 @@ def probe_ladder(claim: PreparedClaim, rel: Relation, seed: int,
     looks = MAX_LOOKS
     with precision(SCREEN_BITS):
         for d in ds:
-            if time.monotonic() > deadline:
+            if cpu_clock() > deadline:
                 out.cut = True
                 break
             for k, th in enumerate(thetas):
@@ -362,7 +363,7 @@ def _refine(red: _Reduced, th: dict, curve: list, deadline: float) -> list[int]:
             mins.append((mb.mid() / (sb.mid() + 1), a, c))
     out = []
     for _, a, c in _smallest(mins):
-        if time.monotonic() > deadline:
+        if cpu_clock() > deadline:
             break
         d = _golden(red, th, a, c, deadline)
         if d is not None:
@@ -395,7 +396,7 @@ def _golden(red: _Reduced, th: dict, lo: int, hi: int, deadline: float) -> int |
     def below(a: int, b: int) -> bool:
         x, y = g(a), g(b)
         return x is not None and (y is None or bool(x <= y))
-    while hi - lo > 3 and time.monotonic() < deadline:
+    while hi - lo > 3 and cpu_clock() < deadline:
         x1 = lo + (hi - lo) * 382 // 1000
         x2 = lo + (hi - lo) * 618 // 1000
         if below(x1, x2):
@@ -442,11 +443,11 @@ def rebuild(claim: PreparedClaim, fail: Failure):
 def verify_failure(claim: PreparedClaim, rel: Relation, fail: Failure, rebuildable: bool,
                    seconds: float) -> dict | None:
     """The counterexample of the original claim at the failure's d, evaluated exactly in a
-    forked child killed after ``seconds``: at the vectors :func:`rebuild` makes, or (when a
-    hypothesis fixes a Gram symbol) at a model the SMT step finds at that d and
-    re-verifies.  None when neither finishes or re-verifies; the dict shows the point
-    (long vectors abbreviated), both sides when they were computed in time, and the point's
-    values under ``"_values"``."""
+    forked child with ``seconds`` of CPU time (:func:`symnorm.engines.child.forked`): at
+    the vectors :func:`rebuild` makes, or (when a hypothesis fixes a Gram symbol) at a
+    model the SMT step finds at that d and re-verifies.  None when neither finishes or
+    re-verifies; the dict shows the point (long vectors abbreviated), both sides when they
+    were computed in time, and the point's values under ``"_values"``."""
     if rebuildable:
         point = rebuild(claim, fail)
         if point is None:
@@ -456,7 +457,7 @@ def verify_failure(claim: PreparedClaim, rel: Relation, fail: Failure, rebuildab
             from .exacteval import _values, truth_at
             yield truth_at(claim, rel, point)
             yield _values(claim, rel, point)
-        got = _forked(job, seconds)
+        got = forked(job, seconds)
         if not got or got[0] is not False:
             return None
         sides = got[1] if len(got) > 1 else None
@@ -466,7 +467,7 @@ def verify_failure(claim: PreparedClaim, rel: Relation, fail: Failure, rebuildab
         def job() -> Iterator[Any]:
             out = decide_smt(claim, rel, budget=seconds, d_bounds=(fail.d, fail.d))
             yield out.point if out.status == "counterexample" else None
-        got = _forked(job, seconds)
+        got = forked(job, seconds)
         if not got or got[0] is None:
             return None
         point, sides = got[0], None
@@ -503,61 +504,3 @@ def _short(x: Any) -> Any:
     if len(head) > 16 or n < 2:
         return x
     return "[" + ", ".join([*head, f"then {tail} repeated {n} times"]) + "]"
-
-
-def _forked(job: Callable[[], Iterator[Any]], seconds: float) -> list[Any]:
-    """The values ``job()`` yields, computed in a forked child (each sent as soon as it is
-    ready) that is killed after ``seconds``: what arrived in time."""
-    import os
-    import pickle
-    import select
-    import signal
-    import struct
-
-    from .smt import _bound_child
-    r, w = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.close(r)
-        _bound_child(parent, seconds)
-        try:
-            for item in job():
-                data = pickle.dumps(item)
-                os.write(w, struct.pack(">Q", len(data)))
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(w, view):]
-        except BaseException:  # noqa: BLE001 - the parent sees what arrived
-            pass
-        os._exit(0)
-    os.close(w)
-    buf = b""
-    end = time.monotonic() + seconds
-    try:
-        while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                break
-            ready, _, _ = select.select([r], [], [], left)
-            if not ready:
-                break
-            chunk = os.read(r, 1 << 16)
-            if not chunk:
-                break
-            buf += chunk
-    finally:
-        os.close(r)
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
-    out = []
-    while len(buf) >= 8:
-        (n,) = struct.unpack(">Q", buf[:8])
-        if len(buf) < 8 + n:
-            break
-        out.append(pickle.loads(buf[8:8 + n]))  # noqa: S301 - our own child's data
-        buf = buf[8 + n:]
-    return out

@@ -35,6 +35,7 @@ and the ORIGINAL claim is evaluated there in exact arithmetic by the explicit en
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -54,8 +55,18 @@ MAX_ENUMERATED_D = 64
 MAX_REALIZED_D = {"jacobian": 48, "matrix": 160, "vector": 8192}
 #: largest d at which a concrete-d claim is encoded coordinate by coordinate
 MAX_COORDINATE_D = 12
-#: time for cvc5 to confirm one proof (it answers in well under a second when it can)
+#: time for cvc5 to confirm one proof (it answers in well under a second when it can): CPU
+#: time of its child, and its resource limit at :data:`CVC5_UNITS_PER_MS`
 CVC5_MS = 4500
+#: z3 resource units (``rlimit``) that stand for one millisecond of solving: z3 does about
+#: 300 to 1500 of them per millisecond of CPU on this project's formulas.  Every z3 call is
+#: bounded by units, not by time, so the same claim gets the same answer on an idle and on
+#: a loaded machine; wall time is only a guard (it can only make an answer ``unknown``).
+Z3_UNITS_PER_MS = 1000
+#: cvc5 resource units (``rlimit-per``) for one millisecond (about 1000 per millisecond of
+#: CPU); cvc5's cylindrical coverings do not always count them, hence also its child's CPU
+#: limit
+CVC5_UNITS_PER_MS = 1000
 
 
 class OutsideFragment(Exception):
@@ -507,19 +518,64 @@ def _build_formula(api: Any, claim: PreparedClaim, rel: Relation, d: int | None,
 # --- solving --------------------------------------------------------------------------------
 
 
-def _z3_check(f: Formula, extra: list, ms: int) -> tuple[str, Any]:
+class Effort:
+    """A deterministic allowance of z3 work (resource units), with a wall-clock guard.
+
+    ``seconds`` of solving become ``seconds * 1000 *`` :data:`Z3_UNITS_PER_MS` units; each
+    call spends what z3 counted.  The guard (:func:`~symnorm.engines.child.wall_guard` of
+    ``seconds``) only stops work on a machine so loaded that the units cannot be spent in
+    time, and what it stops is ``unknown``.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        from .child import wall_guard
+        self.seconds = seconds
+        self.units = int(seconds * 1000 * Z3_UNITS_PER_MS)
+        self.guard = time.monotonic() + wall_guard(seconds)
+
+    def exhausted(self) -> bool:
+        return self.units <= 0 or time.monotonic() > self.guard
+
+    def cap(self, ms: float) -> int:
+        """The units one call may spend: ``ms`` milliseconds' worth, at most what is left."""
+        return max(1, min(int(ms * Z3_UNITS_PER_MS), self.units))
+
+    def guard_ms(self) -> int:
+        return max(1, int((self.guard - time.monotonic()) * 1000))
+
+    def left_ms(self) -> float:
+        """What is left, in the milliseconds the units stand for."""
+        return max(1.0, self.units / Z3_UNITS_PER_MS)
+
+    def solve(self, s: Any, ms: float) -> Any:
+        """``s.check()`` within ``ms`` milliseconds' worth of units; spends what it used."""
+        s.set("rlimit", self.cap(ms))
+        s.set("timeout", self.guard_ms())
+        before = _z3_units(s)
+        r = s.check()
+        self.units -= _z3_units(s) - before
+        return r
+
+
+def _z3_units(s: Any) -> int:
+    """z3's resource count so far (one counter for the process, read through ``s``)."""
+    st = s.statistics()
+    return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
+
+
+def _z3_check(f: Formula, extra: list, effort: Effort, ms: float) -> tuple[str, Any]:
     import z3
     s = z3.Solver()
-    s.set("timeout", max(1, int(ms)))
     s.add(*f.facts, f.goal, *extra)
-    r = s.check()
+    r = effort.solve(s, ms)
     return str(r), (s.model() if r == z3.sat else None)
 
 
 def _cvc5_check(claim: PreparedClaim, rel: Relation, d: int | None, extra_d: list,
                 ms: int, integer_d: bool = False) -> str:
-    """cvc5 on its own encoding of the formula, in a child process killed at the limit
-    (its complete procedure for real arithmetic does not always stop at its own limits)."""
+    """cvc5 on its own encoding of the formula, in a child process: ``ms`` milliseconds'
+    worth of cvc5's resource units and of CPU time (its complete procedure for real
+    arithmetic does not always count its units), never a wall-clock limit but the guard."""
     return _in_child(lambda: _cvc5_run(claim, rel, d, extra_d, ms, integer_d),
                      ms / 1000 + 1.0)
 
@@ -530,7 +586,7 @@ def _cvc5_run(claim: PreparedClaim, rel: Relation, d: int | None, extra_d: list,
     f = build_formula(c, claim, rel, d, inline=True)
     # QF_NRA enables cvc5's complete procedure (cylindrical coverings)
     s = c.SolverFor("QF_NIRA" if integer_d else "QF_NRA")
-    s.set("tlimit-per", max(1, int(ms)))
+    s.set("rlimit-per", max(1, int(ms * CVC5_UNITS_PER_MS)))
     s.add(*f.facts, f.goal)
     if integer_d and f.d is not None:
         s.add(f.d == c.ToReal(c.Int("n_d")))
@@ -546,58 +602,19 @@ def _cvc5_run(claim: PreparedClaim, rel: Relation, d: int | None, extra_d: list,
         return f"unknown ({exc})"
 
 
-def _bound_child(parent: int, seconds: float) -> None:  # pragma: no cover - in the child
-    """Make a forked solver child die with its parent and within its CPU budget: when a
-    claim's worker is killed at the claim's time limit, the child must not outlive it."""
-    import os
-    import resource
-    import signal
-    import sys
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-    cpu = int(seconds) + 2
-    try:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    except (ValueError, OSError):
-        pass
+def _in_child(fn: Any, cpu_seconds: float) -> str:
+    """``fn()`` (returning a short string) in a forked child with ``cpu_seconds`` of CPU
+    time (:func:`symnorm.engines.child.forked`)."""
+    from .child import forked
 
-
-def _in_child(fn: Any, seconds: float) -> str:
-    """``fn()`` (returning a short string) in a forked child, killed after ``seconds``."""
-    import os
-    import select
-    import signal
-    r, w = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.close(r)
-        _bound_child(parent, seconds)
+    def job() -> Iterator[str]:
         try:
             out = str(fn())
         except BaseException as exc:  # noqa: BLE001
             out = f"unknown ({type(exc).__name__})"
-        os.write(w, out.encode()[:4000])
-        os._exit(0)
-    os.close(w)
-    try:
-        ready, _, _ = select.select([r], [], [], max(0.1, seconds))
-        data = os.read(r, 4096).decode() if ready else ""
-    finally:
-        os.close(r)
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
-    return data or f"unknown (no answer within {seconds:.0f} s)"
+        yield out[:4000]
+    got = forked(job, cpu_seconds)
+    return got[0] if got else f"unknown (no answer within {cpu_seconds:.0f} s of CPU time)"
 
 
 def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
@@ -605,15 +622,17 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
     """Decide ``rel`` (the claim's relation, possibly with ``!=`` turned into ``==``) exactly.
 
     ``d_bounds`` is the admissible range of d from the document (``hi`` None: unbounded).
+    ``budget`` is seconds' worth of solver work (an :class:`Effort`): the same claim gets
+    the same outcome however loaded the machine is, unless the wall-clock guard stops it
+    (then the outcome is ``unknown``).
     """
     from .exacteval import truth_at
     if not solvers_available():  # pragma: no cover
         return Outcome("unknown", "the SMT solvers (z3-solver, cvc5) are not installed")
-    t0 = time.monotonic()
-    deadline = t0 + budget
+    effort = Effort(budget)
 
     def left_ms() -> int:
-        return max(1, int((deadline - time.monotonic()) * 1000))
+        return int(effort.left_ms())
 
     import z3
     lo, hi = d_bounds
@@ -630,13 +649,13 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             confirmed: list[int] = []
             inhabited = False
             for d in ds:
-                if time.monotonic() > deadline:
+                if effort.exhausted():
                     done = f"{confirmed[0]}..{confirmed[-1]}" if confirmed else "none"
-                    return Outcome("unknown", f"time limit reached after d = {done}")
+                    return Outcome("unknown", f"solver allowance used up after d = {done}")
                 f = build_formula(z3, claim, rel, d)
-                r, model = _z3_check(f, [], min(left_ms(), 5000))
+                r, model = _z3_check(f, [], effort, 5000)
                 if r == "sat":
-                    out = _counterexample(claim, rel, f, model, d, truth_at, deadline)
+                    out = _counterexample(claim, rel, f, model, d, truth_at, effort)
                     if out.status == "unknown" and not f.enc.abstracted and rel.op != "!=":
                         out.unverified = f"z3 finds a counterexample at d = {d} ({out.reason})"
                     return out
@@ -650,7 +669,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
                                    f"confirm ({c})")
                 confirmed.append(d)
                 if not inhabited:
-                    inhabited = _inhabited(build_formula(z3, claim, rel, d), [], left_ms())
+                    inhabited = _inhabited(build_formula(z3, claim, rel, d), [], effort)
             if not inhabited:
                 return Outcome("vacuous", "no admissible point: the assumptions, hypotheses "
                                "and the domain of the claim (square roots, denominators) "
@@ -658,7 +677,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             return _proved(claim, rel, tuple(confirmed))
         f = build_formula(z3, claim, rel, None)
         bounds = [f.d >= lo] + ([f.d <= hi] if hi is not None else [])
-        r, model = _z3_check(f, bounds, min(left_ms(), 8000))
+        r, model = _z3_check(f, bounds, effort, 8000)
         if r == "unsat":
             c = _cvc5_check(claim, rel, None, [(lo, hi)], min(left_ms(), CVC5_MS))
             if c == "sat":
@@ -666,7 +685,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             if c != "unsat":
                 return Outcome("unknown", f"z3 proved it for every real d >= {lo}, but cvc5 "
                                f"could not confirm ({c})")
-            if not _inhabited(f, bounds, left_ms()):
+            if not _inhabited(f, bounds, effort):
                 return Outcome("vacuous", "no admissible point: the assumptions, hypotheses "
                                "and the domain of the claim contradict each other")
             return _proved(claim, rel, None)
@@ -680,14 +699,14 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
         def try_d(d: int) -> Outcome | None:
             if d in tried or d < max(lo, 2) or (hi is not None and d > hi) or d > cap_d:
                 return None
-            if time.monotonic() > deadline:
+            if effort.exhausted():
                 return None
             tried.add(d)
             fd = build_formula(z3, claim, rel, d)
-            r2, m2 = _z3_check(fd, [], min(left_ms(), 3000))
+            r2, m2 = _z3_check(fd, [], effort, 3000)
             if r2 != "sat":
                 return None
-            out = _counterexample(claim, rel, fd, m2, d, truth_at, deadline)
+            out = _counterexample(claim, rel, fd, m2, d, truth_at, effort)
             return out if out.status in ("counterexample", "witness") else None
         for d in range(lo, lo + 7):
             got = try_d(d)
@@ -697,7 +716,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             last = None
             for cap in (16, 128, 1024, 8192, None):
                 extra = bounds + ([f.d <= cap] if cap else [])
-                r, m = _z3_check(f, extra, min(left_ms(), 3000))
+                r, m = _z3_check(f, extra, effort, 3000)
                 if r != "sat":
                     continue
                 last = m
@@ -706,7 +725,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
                     if got:
                         return got
                 break
-            if last is None or not f.enc.monotone or time.monotonic() > deadline:
+            if last is None or not f.enc.monotone or effort.exhausted():
                 break
             cuts = _refinements(f, last)  # true facts about exp/log/powers at the model
             if not cuts:
@@ -714,7 +733,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             f.facts += cuts
         # integer d in general
         n = z3.Int("n_d")
-        r3, m3 = _z3_check(f, [*bounds, f.d == z3.ToReal(n)], min(left_ms(), 5000))
+        r3, m3 = _z3_check(f, [*bounds, f.d == z3.ToReal(n)], effort, 5000)
         if r3 == "unsat":
             c = _cvc5_check(claim, rel, None, [(lo, hi)], min(left_ms(), CVC5_MS),
                             integer_d=True)
@@ -723,7 +742,7 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
             if c != "unsat":
                 return Outcome("unknown", "z3 finds no counterexample at an integer d, but "
                                f"cvc5 could not confirm ({c})")
-            if not _inhabited(f, [*bounds, f.d == z3.ToReal(n)], left_ms()):
+            if not _inhabited(f, [*bounds, f.d == z3.ToReal(n)], effort):
                 return Outcome("vacuous", "no admissible point at an integer d")
             return _proved(claim, rel, None)
         if r3 == "sat":
@@ -747,13 +766,12 @@ def decide_smt(claim: PreparedClaim, rel: Relation, *, budget: float = 10.0,
         return Outcome("unknown", str(exc))
 
 
-def _inhabited(f: Formula, extra: list, ms: int) -> bool:
+def _inhabited(f: Formula, extra: list, effort: Effort) -> bool:
     """Whether some admissible point exists (the facts without the negated claim)."""
     import z3
     s = z3.Solver()
-    s.set("timeout", max(1, min(int(ms), 3000)))
     s.add(*f.facts, *extra)
-    return s.check() != z3.unsat  # unknown: do not call it vacuous
+    return effort.solve(s, 3000) != z3.unsat  # unknown: do not call it vacuous
 
 
 def raise_disagreement(claim: PreparedClaim, d: int | None) -> None:
@@ -837,19 +855,19 @@ MAX_REFINE = 40
 
 
 def _counterexample(claim: PreparedClaim, rel: Relation, f: Formula, model: Any, d: int,
-                    truth_at: Any, deadline: float) -> Outcome:
+                    truth_at: Any, effort: Effort) -> Outcome:
     """A model made exact and re-verified; a model that is spurious only because of an
     abstraction (``exp(u)`` as a variable) is excluded by true monotonicity facts at the
     model's argument (``u <= u0 -> exp(u) <= exp(u0)``...) and the formula solved again."""
     for _ in range(MAX_REFINE):
-        out = _counterexample_once(claim, rel, f, model, d, truth_at, deadline)
+        out = _counterexample_once(claim, rel, f, model, d, truth_at, effort)
         if out.status != "spurious":
             return out
-        cuts = _refinements(f, model) if time.monotonic() < deadline else []
+        cuts = _refinements(f, model) if not effort.exhausted() else []
         if not cuts:
             break
         f.facts += cuts
-        r, model = _z3_check(f, [], max(1, int((deadline - time.monotonic()) * 1000)))
+        r, model = _z3_check(f, [], effort, effort.left_ms())
         if r != "sat":
             return Outcome("unknown", "the abstraction of exp/log/powers, refined, leaves no "
                            f"counterexample for z3 ({r}); that alone is not a proof")
@@ -885,7 +903,7 @@ def _refinements(f: Formula, model: Any) -> list:
 
 
 def _counterexample_once(claim: PreparedClaim, rel: Relation, f: Formula, model: Any, d: int,
-                         truth_at: Any, deadline: float) -> Outcome:
+                         truth_at: Any, effort: Effort) -> Outcome:
     """Round the model to rationals where the formula still holds, build the point, and
     re-verify the original claim there exactly."""
     import z3
@@ -893,7 +911,7 @@ def _counterexample_once(claim: PreparedClaim, rel: Relation, f: Formula, model:
     s.add(*f.facts, f.goal)
     fixed: dict[str, sp.Expr] = {}
     for what, v in f.primary:
-        if time.monotonic() > deadline:
+        if effort.exhausted():
             break
         approx = _model_fraction(model, v)
         done = False
@@ -901,8 +919,7 @@ def _counterexample_once(claim: PreparedClaim, rel: Relation, f: Formula, model:
             for q in _simple_rationals(approx):
                 s.push()
                 s.add(v == z3.RealVal(f"{q.numerator}/{q.denominator}"))
-                s.set("timeout", 2000)
-                r = s.check()
+                r = effort.solve(s, 2000)
                 if r == z3.sat:
                     model = s.model()
                     fixed[what] = sp.Rational(q.numerator, q.denominator)

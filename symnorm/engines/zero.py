@@ -57,11 +57,81 @@ def factor_list(e: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]]:
     return sp.Rational(int(c), int(den)), [(expr(f), int(m)) for f, m in facs]
 
 
+def _polynomial(e: sp.Expr) -> bool:
+    """Whether ``e`` is a polynomial with rational coefficients in its symbols (no division
+    by a symbol, no radical, no function, no constant such as ``pi``)."""
+    if any(not (p.exp.is_Integer and p.exp > 0) for p in e.atoms(sp.Pow)):
+        return False
+    return all(a.is_Symbol or a.is_Rational for a in e.atoms()) and \
+        not e.atoms(sp.Function)
+
+
 @lru_cache(maxsize=1024)
 def _cancel(e: sp.Expr) -> sp.Expr:
     """``sp.cancel(e)``, kept: the entries of one claim share radicands (a vector's d
-    entries divide by the same ``sqrt(v + eps)``), and each entry is tested on its own."""
+    entries divide by the same ``sqrt(v + eps)``), and each entry is tested on its own.
+
+    A polynomial is its own cancelled form: expanding it (:func:`expand_polynomial`) gives
+    what ``sp.cancel`` returns for it, without ``cancel``'s search for a common
+    denominator that a polynomial does not have.
+
+    >>> x, y = sp.symbols("x y")
+    >>> _cancel((x + y) ** 2 / 2) == sp.cancel((x + y) ** 2 / 2)
+    True
+    """
+    if _polynomial(e):
+        return expand_polynomial(e)
     return sp.cancel(e)
+
+
+def _expand(e: sp.Expr) -> sp.Expr:
+    """``sp.expand(e)``, through :func:`expand_polynomial` when ``e`` is a polynomial."""
+    return expand_polynomial(e) if _polynomial(e) else sp.expand(e)
+
+
+def expand_polynomial(e: sp.Expr) -> sp.Expr:
+    """``sp.expand(e)`` for a polynomial with rational coefficients, multiplied out by
+    python-flint's ``fmpq_mpoly`` and rebuilt term by term (SymPy's expand spent most of
+    the zero test's time on the radicands of free-matrix claims); SymPy's expand without
+    flint or with ``SYMNORM_POLYS=sympy``.  The rebuilt sum is SymPy's canonical one, the
+    same expression ``sp.expand`` gives.
+
+    >>> x, y = sp.symbols("x y")
+    >>> expand_polynomial((x + y / 2) ** 2 - x * y)
+    x**2 + y**2/4
+    """
+    syms = sorted(e.free_symbols, key=sp.default_sort_key)
+    if not syms or os.environ.get("SYMNORM_POLYS", "auto") == "sympy":
+        return sp.expand(e)
+    try:
+        import flint
+        ctx = flint.fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(syms))), "lex")
+    except (ImportError, AttributeError):
+        return sp.expand(e)
+    gens = dict(zip(syms, ctx.gens()))
+    memo: dict[sp.Expr, object] = {}
+
+    def conv(x: sp.Expr):
+        if x in memo:
+            return memo[x]
+        if x.is_Symbol:
+            out = gens[x]
+        elif x.is_Rational:
+            out = ctx.constant(flint.fmpq(int(x.p), int(x.q)))
+        elif x.is_Add:
+            out = reduce(lambda a, b: a + b, (conv(a) for a in x.args))
+        elif x.is_Mul:
+            out = reduce(lambda a, b: a * b, (conv(a) for a in x.args))
+        else:  # a power with a positive integer exponent (``_polynomial``)
+            out = conv(x.base) ** int(x.exp)
+        memo[x] = out
+        return out
+    terms = []
+    for mon, c in conv(e).to_dict().items():
+        q = flint.fmpq(c)
+        terms.append(sp.Mul(sp.Rational(int(q.p), int(q.q)),
+                            *[g ** n for g, n in zip(syms, mon) if n]))
+    return sp.Add(*terms)
 
 
 @lru_cache(maxsize=1024)
@@ -71,7 +141,7 @@ def _sqrt_parts(key: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
     num, den = sp.fraction(key)
     outside = sp.Integer(1)
     if den != 1 and den.is_positive:  # sqrt(n/m) = sqrt(n*m)/m for m > 0
-        num, outside, den = sp.expand(num * den), 1 / den, sp.Integer(1)
+        num, outside, den = _expand(num * den), 1 / den, sp.Integer(1)
     known: list[tuple[sp.Expr, int]] = []
     rest = num
     if den == 1 and sp.count_ops(num) < 400:
@@ -82,8 +152,8 @@ def _sqrt_parts(key: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
                 known.append((f, m))
             else:
                 rest *= f ** m
-    cn, pn = sp.expand(rest).as_content_primitive()
-    cd, pd = sp.expand(den).as_content_primitive()
+    cn, pn = _expand(rest).as_content_primitive()
+    cd, pd = _expand(den).as_content_primitive()
     c = sp.Rational(cn) / sp.Rational(cd)
     if c < 0:
         c, pn = -c, -pn
@@ -92,7 +162,7 @@ def _sqrt_parts(key: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
     for f, m in known:
         out *= f ** (m // 2)
         if m % 2:
-            radicands.append(sp.expand(f))
+            radicands.append(_expand(f))
     inner = _cancel(pn / pd)
     if inner != 1:
         radicands.append(inner)
@@ -165,7 +235,7 @@ class Radicals:
 
 def _reduce(poly: sp.Expr, rad: Radicals, syms: list[sp.Symbol]) -> bool:
     """True when ``poly`` (a polynomial in ``syms`` and others) is zero modulo the relations."""
-    poly = sp.expand(poly)
+    poly = _expand(poly)
     if poly == 0:
         return True
     if not syms:
@@ -176,7 +246,7 @@ def _reduce(poly: sp.Expr, rad: Radicals, syms: list[sp.Symbol]) -> bool:
             coeffs = sp.Poly(poly, t).all_coeffs()
             return all(_reduce(c, rad, rest) for c in coeffs)
         return _reduce(poly, rad, rest)
-    num, den = sp.fraction(sp.cancel(rad.relation[t]))
+    num, den = sp.fraction(_cancel(rad.relation[t]))
     p = sp.Poly(poly, t)
     top = p.degree() // 2
     even, odd = sp.S.Zero, sp.S.Zero
