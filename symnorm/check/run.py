@@ -28,7 +28,7 @@ from ..errors import InternalError, LimitError, SourceError, SymnormError
 from ..lang.context import PreparedClaim
 from ..lang.document import Definition, Document, parse_text, read_document, source_lines
 from ..safetext import LABEL_CHARS, MAX_LABEL
-from .limits import DEFAULT_TIMEOUT, MAX_DPS, MAX_TIMEOUT, MIN_DPS
+from .limits import DEFAULT_TIMEOUT, MAX_DPS, MAX_TIMEOUT, MIN_DPS, wall_guard
 from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
 from .walk import SKIPPED_WORDS, collect_paths, find_documents
 
@@ -77,6 +77,38 @@ def _work(claim: PreparedClaim, dps: int, timeout: float) -> Verdict:
         return _verdict(claim, UNDECIDED, f"{type(exc).__name__}: {exc}")
     except Exception as exc:  # noqa: BLE001 - an engine failure is "cannot decide", loudly
         return _verdict(claim, UNDECIDED, f"engine failure: {type(exc).__name__}: {exc}")
+
+
+class _CpuBudgetSpent(BaseException):
+    """The worker's CPU budget ran out (raised from SIGPROF).  Not an ``Exception``, so that
+    no engine's broad ``except Exception`` can take it for a failed sample point."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _CpuBudgetSpent
+
+
+def _work_bounded(claim: PreparedClaim, dps: int, timeout: float) -> Verdict:
+    """:func:`_work` in a pool worker, stopped after ``timeout`` seconds of this process's CPU
+    time (``ITIMER_PROF``), so that a long single step (a SymPy simplification) cannot outlast
+    the budget that the engines only check between steps.  CPU time, not wall time: a
+    competing process does not change the verdict.  Forked children do not inherit the timer;
+    each has its own CPU limit (``symnorm/engines/child.py``)."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+        return _work(claim, dps, timeout)
+    old = signal.signal(signal.SIGPROF, _stop)
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_PROF, timeout)
+            return _work(claim, dps, timeout)
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+    except _CpuBudgetSpent:
+        return _verdict(claim, UNDECIDED, f"time limit of {timeout:g} s exceeded (CPU time)")
+    finally:
+        signal.signal(signal.SIGPROF, old)
 
 
 def _verdict(claim: PreparedClaim, status: str, message: str, engine: str = "") -> Verdict:
@@ -201,7 +233,7 @@ def _start(doc: Document, *, timeout: float, dps: int, only: str | None, sandbox
 
 
 def _schedule(pool, claims: list[PreparedClaim], dps: int, timeout: float) -> list:
-    return [pool.schedule(_work, args=(c, dps, timeout), timeout=timeout + 1) for c in claims]
+    return [pool.schedule(_work_bounded, args=(c, dps, timeout), timeout=wall_guard(timeout)) for c in claims]
 
 
 def _run_pool(claims: list[PreparedClaim], dps: int, timeout: float,
@@ -219,8 +251,9 @@ def _collect(claims: list[PreparedClaim], futures: list, timeout: float,
         try:
             v = fut.result()
         except FutureTimeout:
-            v = _verdict(c, UNDECIDED, f"time limit of {timeout:g} s exceeded")
-            v.seconds = timeout
+            v = _verdict(c, UNDECIDED, f"time limit of {timeout:g} s exceeded (stopped by the "
+                         f"wall-clock guard at {wall_guard(timeout):g} s)")
+            v.seconds = wall_guard(timeout)
         except ProcessExpired as exc:
             v = _verdict(c, UNDECIDED, f"the worker was stopped ({_expired(exc)}); "
                          "the claim exceeded the memory limit or crashed it")

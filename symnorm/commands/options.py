@@ -71,7 +71,7 @@ def add_dps(parser: argparse.ArgumentParser, what: str) -> None:
 def add_timeout(parser: argparse.ArgumentParser, default: float) -> None:
     parser.add_argument("--timeout", type=timeout_value, default=default, metavar="SECONDS",
                         help=f"limit per claim: the engines' budget in CPU seconds, and "
-                             f"a wall-clock guard 1 s above it; more than 0 and at most "
+                             f"a wall-clock guard at 3x it + 5 s; more than 0 and at most "
                              f"{MAX_TIMEOUT:.0f} (default {default:g})")
 
 
