@@ -243,7 +243,8 @@ def test_tensor_notation_true_forms_are_proved(preamble: str, latex: str) -> Non
 
 def test_tensor_notation_reads_as_vector_algebra() -> None:
     assert reading("use layernorm", LN_MU) == ["mu == 1 / d * sum(x)"]
-    assert reading("use batchnorm", BN_MU) == ["mu == 1 / NHW * sum(x)"]
+    # NHW, the capitals of the summed n, h, w: their number of values, d (tensor counts)
+    assert reading("use batchnorm", BN_MU) == ["mu == 1 / d * sum(x)"]
     assert reading(LNE, LN_DST) == [
         "y == hadamard(gamma, (x - mu * ones) / sqrt(sigma ** 2 + eps)) + beta"]
     assert reading("use batchnorm", BN_DST) == [

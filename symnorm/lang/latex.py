@@ -281,7 +281,9 @@ def _tensor_rows(raws: list[RawRel], reader: _Equation, file: str) -> list[RawRe
     names = TensorNames(
         input="x" if out is not None and reader.kind("x") == "vector" else None, output=out,
         kind=reader.kind, shape=lambda n: reader._shape(Name(n, Pos(1, 1)), set()),
-        defined=reader.defined)
+        defined=reader.defined, own=lambda n: bool(reader.is_defined(n)) or n in reader.lets,
+        vocab_count=lambda n: reader._vocab(n) and isinstance(reader.env.meanings.get(n), Name)
+        and reader.env.meanings[n].id == "d")
     sides, _, sizes = read_tensor_notation([(r.left, r.right) for r in raws], names, file,
                                            raws[0].pos if raws else Pos(1, 1))
     reader.sizes = tuple(n for n in sizes if not reader.defined(n))

@@ -72,6 +72,11 @@ class TensorNames:
     shape: Callable[[str], str | None]
     #: whether the document (or the vocabulary) defines a name
     defined: Callable[[str], bool]
+    #: whether a name is a vocabulary's count of d (batchnorm's m, NHW, H) that the document
+    #: does not define: in this notation a count is written with its indices' capitals
+    vocab_count: Callable[[str], bool] = lambda n: False
+    #: whether the document itself defines a name (not its vocabulary)
+    own: Callable[[str], bool] = lambda n: False
 
 
 def tensor_mode(toks: list[object]) -> bool:
@@ -144,6 +149,32 @@ def _map(e: object, f: Callable[[object, str | None], object], summed: str | Non
     if isinstance(e, IndexSum):
         return f(e, summed)
     return f(e, summed)
+
+
+def _joined_counts(e: object, letters: set[str]) -> object:
+    """``e`` with products of capitals of index letters (``N H``, as ``\\frac{1}{NH}``
+    parses) joined into one count name (``NH``), read by the count rule."""
+    def capitals(n: object) -> str | None:
+        if isinstance(n, Name):
+            ok = n.id.isalpha() and n.id.isupper() and {c.lower() for c in n.id} <= letters
+            return n.id if ok else None
+        if isinstance(n, BinOp) and n.op == "*":
+            a, b = capitals(n.left), capitals(n.right)
+            return a + b if a and b else None
+        return None
+    if isinstance(e, BinOp):
+        run = capitals(e) if e.op == "*" else None
+        if run is not None:
+            return Name(run, e.pos)  # type: ignore[attr-defined]
+        return replace(e, left=_joined_counts(e.left, letters),
+                       right=_joined_counts(e.right, letters))
+    if isinstance(e, Neg):
+        return Neg(_joined_counts(e.operand, letters), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Transpose):
+        return Transpose(_joined_counts(e.operand, letters), e.pos)  # type: ignore[arg-type]
+    if isinstance(e, Call):
+        return replace(e, args=tuple(_joined_counts(a, letters) for a in e.args))
+    return e  # a sum is left as it is: the rewrite finds its sums by their value
 
 
 def read_tensor_notation(rels: list[tuple[object, object]], names: TensorNames, file: str,
@@ -250,15 +281,32 @@ def read_tensor_notation(rels: list[tuple[object, object]], names: TensorNames, 
                        "outside a tensor entry", n.pos, file,
                        "in tensor-index notation the letters are indices only; name "
                        "quantities with other letters")
-        if isinstance(n, Name) and len(n.id) == 1 and n.id.lower() in letters \
-                and n.id.isupper() and not names.defined(n.id):
-            if vector == (n.id.lower(),):
-                return Name("d", n.pos)  # C: the number of values of the index c
-            # T: the number of values of a fixed index t, a count of its own (not d)
-            sizes.append(f"{SIZE_PREFIX}{n.id.lower()}")
-            return Name(sizes[-1], n.pos)
+        if isinstance(n, Name) and n.id.isalpha() and n.id.isupper() and not names.own(n.id) \
+                and {c.lower() for c in n.id} <= letters:
+            return count(n)
+        if isinstance(n, Name) and names.vocab_count(n.id):
+            # batchnorm's m under \sum_{nh}: the mini-batch size is not the N*H summed here
+            raise _err(f"{n.id}: the vocabulary's count of d is not read in tensor-index "
+                       "notation, where a count is the capitals of its indices", n.pos, file,
+                       f"write {''.join(c.upper() for c in vector)} for the number of values "
+                       f"summed over ({', '.join(vector)})")
         return n
 
+    def count(n: Name) -> Name:
+        """C, NHW: the number of values of the indices whose capitals they are."""
+        lows = tuple(c.lower() for c in n.id)
+        if sorted(lows) == sorted(vector) and len(set(lows)) == len(lows):
+            return Name("d", n.pos)  # C for \sum_c, NHW for \sum_{nhw}: the vector's size
+        if len(lows) == 1 and lows[0] in fixed:
+            # T: the number of values of a fixed index t, a count of its own (not d)
+            sizes.append(f"{SIZE_PREFIX}{lows[0]}")
+            return Name(sizes[-1], n.pos)
+        raise _err(f"{n.id} counts the values of the indices {', '.join(lows)}, but the vector "
+                   f"index is ({', '.join(vector)}): the count of the sum would be "
+                   f"{''.join(c.upper() for c in vector)}", n.pos, file,
+                   f"write {''.join(c.upper() for c in vector)} (the values summed over), or "
+                   "name another count with a letter of its own (`scalar K`)")
+
     sizes: list[str] = []
-    out = [tuple(_map(s, leaf, None) for s in side) for side in rels]
+    out = [tuple(_map(_joined_counts(s, letters), leaf, None) for s in side) for side in rels]
     return out, index, tuple(dict.fromkeys(sizes))  # type: ignore[return-value]
