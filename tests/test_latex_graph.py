@@ -403,3 +403,41 @@ def test_same_equation_definitions_are_nodes() -> None:
                 if v.status != "defined"]
     assert got("-1") == ["proved"]
     assert got("1") == ["refuted"]
+
+
+# --- red team 11: a cut by a power, and a node computed with a function ----------------------
+
+OWN_Q = "vector p, dl_dw\nscalar k\nlet q = k - 5"
+
+
+def test_a_partial_by_a_power_of_a_node_not_defined_as_its_root_is_refused() -> None:
+    # w = q^3 p with q = k - 5, which is negative for k < 5: reading q as (q^2)^(1/2) = |q|
+    # downstream of a cut at q^2 had the false 3/2 |q| p . dl_dw proved and the true
+    # 3/2 q p . dl_dw refuted
+    pre = OWN_Q + "\nlet w = q**3 * p"
+    for latex in (r"\frac{\partial \ell}{\partial q^2} = \frac{3}{2}\left|q\right| p^\top"
+                  r"\frac{\partial \ell}{\partial w}",
+                  r"\frac{\partial \ell}{\partial q^2} = \frac{3}{2} q p^\top"
+                  r"\frac{\partial \ell}{\partial w}"):
+        msg = _error(latex, pre)
+        assert "q is defined as" in msg and "not as the root of its power 2" in msg, msg
+
+
+def test_a_power_of_a_node_defined_as_its_root_is_cut() -> None:
+    # \sigma_B^2 = ... defines sigma_B as the root of its square: the cut is its definition
+    pre = "vector x, dl_dy"
+    defs = (r"\mu_B = \frac{1}{d}\sum_{i=1}^d x_i" "\n"
+            r"\sigma_B^2 = \frac{1}{d}\sum_{i=1}^d (x_i - \mu_B)^2" "\n"
+            r"y = (x - \mu_B)/\sqrt{\sigma_B^2 + 1}" "\n")
+    true = (r"\frac{\partial \ell}{\partial \sigma_B^2} = -\frac{1}{2}(\sigma_B^2+1)^{-3/2}"
+            r" \sum_i \frac{\partial \ell}{\partial y_i}(x_i - \mu_B)")
+    assert claims(defs + true, pre) == ["proved"]
+    assert claims(defs + true.replace("-3/2", "-1/2"), pre) == ["refuted"]
+
+
+def test_a_local_partial_through_a_function_that_uses_the_node_is_refused() -> None:
+    # F(z) = z + a and w = F(a) is 2a: replacing a in F's argument only gave dw/da = I
+    pre = "vector p, dl_dw\nscalar k\nlet a = k*p\nlet F(z) = z + a\nlet w = F(a)"
+    for latex in (r"\frac{\partial w}{\partial a} = I", r"\frac{\partial w}{\partial a} = 2 I"):
+        msg = _error(latex, pre)
+        assert "w is computed with the document's function F" in msg, msg

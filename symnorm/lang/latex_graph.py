@@ -369,6 +369,14 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
                    f"vector node, and the shape of {node} is {shape or 'not known here'}", pos,
                    r.file, f"define {p.named} yourself (`let {p.named} = ...` before the "
                    "equation)")
+    if p.var_power is not None and not _root_of_power(body(p.var), p.var_power):
+        # q = k - 5 is not (q^2)^(1/2) = |q|: the cut would lose q's sign
+        raise _err(f"{what}^{p.var_power}: {p.var} is defined as {body(p.var)}, not as the "
+                   f"root of its power {p.var_power}, so {p.var} is not ({node})^(1/"
+                   f"{p.var_power}) where it is negative, and cutting {node} would change "
+                   f"{p.var}", pos, r.file, f"differentiate by {p.var} itself, or define "
+                   f"{node} first (a LaTeX `{p.var}^{p.var_power} = ...` defines {p.var} as "
+                   "its root)")
     b = r.graph_reading().fresh(p.var + (str(p.var_power) if p.var_power else ""), shape,
                                 value, pos)
     # downstream of B^k, B itself is b^(1/k)
@@ -383,6 +391,7 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
                        "the other is defined", pos, r.file,
                        f"differentiate {p.num} by a name its definition uses, or the loss by "
                        f"{node} (with a declared upstream gradient)")
+        _refuse_functions(r, top, p.num, what, p.named, pos)
         local = subst_names(top, {p.var: cut})
         if p.num_power is not None:
             local = BinOp("**", local, Num(Fraction(p.num_power), pos), pos)
@@ -415,14 +424,7 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
         e = body(n)
         out: Expr = Name(n, pos)
         if e is not None:
-            opaque = sorted(f for f in names_in(e) if r.env.own_function(f)
-                            or f in r.lets and r.lets[f].params)
-            if opaque:
-                # a function's body may use B out of sight of the definitions' names
-                raise _err(f"{what}: {n} is computed with the document's function "
-                           f"{opaque[0]}, through which the computation graph is not followed",
-                           pos, r.file, f"write {n} without the function, or define "
-                           f"{p.named} yourself (`let {p.named} = ...` before the equation)")
+            _refuse_functions(r, e, n, what, p.named, pos)
         if e is not None and depth < 64:
             mapping = {m: recomputed(m, depth + 1) for m in names_in(e) if m != n}
             changed = {m: v for m, v in mapping.items()
@@ -441,6 +443,30 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
     chain = BinOp("*", Transpose(Call("jacobian", (_placed(top, pos), b), pos), pos),
                   Name(ups[0], pos), pos)
     return r._entries(p, chain, "scalar", var_kind, gradient=True)
+
+
+def _root_of_power(e: Expr | None, k: int) -> bool:
+    """Whether a definition ``e`` is the principal k-th root of something (``sqrt(..)`` for
+    k = 2, ``(..) ** (1/k)``), as a LaTeX ``q^k = ...`` defines q: then cutting q^k at b
+    and writing q as b^(1/k) downstream is q's own definition."""
+    if k == 2 and isinstance(e, Call) and e.func == "sqrt" and len(e.args) == 1:
+        return True
+    return (isinstance(e, BinOp) and e.op == "**" and isinstance(e.right, Num)
+            and e.right.value == Fraction(1, k))
+
+
+def _refuse_functions(r: Any, e: Expr, n: str, what: str, named: str, pos: Pos) -> None:
+    """A node computed with the document's function: refused, since the function's body may
+    use the cut node out of sight of the definitions' names (``let F(z) = z + a; w = F(a)``:
+    replacing a in F's argument only would differentiate z + a as if its a were fixed)."""
+    from .latex import _err, names_in
+    opaque = sorted(f for f in names_in(e) if r.env.own_function(f)
+                    or f in r.lets and r.lets[f].params)
+    if opaque:
+        raise _err(f"{what}: {n} is computed with the document's function {opaque[0]}, "
+                   "through which the computation graph is not followed", pos, r.file,
+                   f"write {n} without the function, or define {named} "
+                   f"yourself (`let {named} = ...` before the equation)")
 
 
 def subst_names(e: Expr, mapping: dict[str, Expr]) -> Expr:
