@@ -112,6 +112,9 @@ class ExprParser:
         self.sum_letters: list[str] = []
         #: names of the dimension written as upper bounds of sums (``m``, ``NHW``)
         self.dims_used: set[str] = set()
+        #: whether the document declares an upstream gradient in differential notation
+        #: (``vector dy``): then ``d\hat x``, ``d\sigma^2`` are adjoints, not errors
+        self.differentials = False
 
     # --- tokens -------------------------------------------------------------------------
 
