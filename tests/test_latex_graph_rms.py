@@ -254,6 +254,13 @@ def test_dy_declared_is_the_upstream_gradient_of_a_partial_too() -> None:
     ("use layernorm", r"\frac{\partial L}{\partial x} = x", "no upstream gradient of it"),
     ("use layernorm\nmatrix M", r"\frac{\partial L}{\partial M} = x",
      "a derivative by a matrix is not modelled"),
+    ("use layernorm\nmatrix M", r"\frac{\partial M}{\partial x} = x",
+     "a derivative of a matrix is not modelled"),
+    ("use layernorm", r"\frac{\partial N}{\partial x} = x",
+     "a derivative of a function is not modelled"),
+    ("use layernorm", r"\frac{\partial L}{\partial d} = 1", "d is not a declared scalar"),
+    # in differential notation the error names the differential as written
+    ("use rmsnorm\nvector dy", r"d\mu = 1", "dmu: the document has no quantity mu"),
 ])
 def test_partial_with_no_value_is_an_error_never_a_definition(preamble: str, latex: str,
                                                                fragment: str) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_index import (
+    LOSS,
     SUM_ENTRIES,
     SUM_SCALED,
     SUM_SQUARES,
@@ -872,6 +873,18 @@ class _Equation:
         return Indexed("y", index, pos, out) if index is not None else out
 
     def _partial(self, pt: Partial) -> object:
+        """:meth:`_read_partial`, its errors naming a differential as written (``d xhat``)."""
+        try:
+            return self._read_partial(pt)
+        except SourceError as exc:
+            if not pt.differential:
+                raise
+            written = f"\\partial {LOSS}/\\partial "
+            raise SourceError(exc.message.replace(written, "d").replace(
+                f"the loss {LOSS}", "the loss").replace(LOSS, "the loss"), exc.file, exc.line,
+                exc.column, exc.hint.replace(LOSS, "L")) from None
+
+    def _read_partial(self, pt: Partial) -> object:
         """``\\frac{\\partial A}{\\partial B}``, read by what A and B are in the document.
 
         * the document defines the derivative's name (``dl_dy``, ``let dl_dx = ...``): that
@@ -918,6 +931,14 @@ class _Equation:
                            f"{pt.var}_{pt.var_index}: an entry of a Jacobian", pos, self.file,
                            f"write the matrix \\frac{{\\partial {pt.num}}}{{\\partial "
                            f"{pt.var}}}")
+            if not self.defined(named) and self.documented:
+                # in a document every name has a kind: this one (d, I, ones) is no quantity
+                # a derivative is taken by, and a definition dA_dB would check nothing
+                raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.var} is not a declared "
+                           "scalar or vector nor a node of a computation graph, so this "
+                           "partial has no value", pos, self.file,
+                           "differentiate by a declared scalar or vector, or define the "
+                           f"derivative yourself (`let {named} = ...` before the equation)")
             return fallback
         if pt.var_power is not None:
             raise _err(f"\\partial {pt.var}^{pt.var_power}: {pt.var} is a declared variable; "
@@ -965,6 +986,11 @@ class _Equation:
                        f"declare the upstream gradient (`vector d{pt.num}_d{out or 'y'}`"
                        + (" for the layer's output" if out else ", y a defined output")
                        + f"), or define the derivative yourself (`let {named} = ...`)")
+        if self.documented:
+            raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.num} is a {num_kind}, and "
+                       f"a derivative of a {num_kind} is not modelled, so this partial has no "
+                       "value", pos, self.file, "differentiate a defined quantity or the loss, "
+                       f"or define the derivative yourself (`let {named} = ...`)")
         return fallback
 
     def _reaches(self, name: str, var: str) -> bool:

@@ -521,7 +521,7 @@ def unknown_quantity(r: Any, p: Partial) -> Exception:
     from .latex import _err
     graph = r.env.graph
     var = p.var if p.var_power is None else f"{p.var}^{p.var_power}"
-    where = f"the nodes of the layer's computation graph ({graph.latex()}), " \
+    where = f"a node of the layer's computation graph ({graph.latex()}) or " \
         if isinstance(graph, Graph) else ""
     declared = [v for v in r.env.vectors() if r.kind(v) == "vector"]
     return _err(f"\\partial {p.num}/\\partial {var}: the document has no quantity {p.var} (it is "
