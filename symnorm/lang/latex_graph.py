@@ -1,4 +1,4 @@
-r"""The computation graph of BatchNorm and LayerNorm, so that a partial along it has a value.
+r"""The computation graphs of BatchNorm, LayerNorm and RMSNorm: a partial along one has a value.
 
 Ioffe and Szegedy (arXiv:1502.03167, Algorithm 1 and section 3) compute the layer as a
 graph of named quantities, each with a *local definition* in terms of its parents::
@@ -8,7 +8,9 @@ graph of named quantities, each with a *local definition* in terms of its parent
     xhat    = (x - mu*ones)/sqrt(sigma2 + eps)    (parents: x, mu, sigma2)
     y       = gamma*xhat + beta*ones              (the vocabulary's output, with xhat for N(x))
 
-and their backward pass writes partials along it.  Every such partial is given a value in
+and their backward pass writes partials along it.  RMSNorm's graph (``LAYER_GRAPHS``) is
+the mean square ``ms = x.T*x/d``, ``r = sqrt(ms + eps)`` (the vocabulary's ``r``),
+``xhat = x/r`` and the output.  Every such partial is given a value in
 the claim language, so an equation that writes one is a claim for the engines:
 
 * the **local partial** ``\partial A/\partial B`` (B a parent of A): A's local definition
@@ -43,8 +45,9 @@ from .latex_index import Indexed, Partial
 from .parser import parse_expression
 from .syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Relation, Transpose
 
-__all__ = ["DEFAULT_MEANINGS", "GRAPH_VOCABS", "Graph", "GraphReading", "Node", "read_partial",
-           "vocabulary_graph"]
+__all__ = ["DEFAULT_MEANINGS", "GRAPH_VOCABS", "LAYER_GRAPHS", "Graph", "GraphReading",
+           "LayerGraph", "Node", "differential_upstreams", "read_partial", "unknown_quantity",
+           "upstreams", "vocabulary_graph"]
 
 _P = Pos(1, 1)
 
