@@ -21,7 +21,10 @@ KERAS = "use layernorm\nlet k = d"
 NEMO = "use layernorm\nlet F = d"
 NEMO_G = "use layernorm\nlet F = d\nvector dL_dY"
 TALWAR = "use batchnorm\nlet N = d"
-YUE_G = "use layernorm(affine=elementwise)\nlet D = d\nvector dL_dy"
+# yueyiming2009's notation table: dy_i is dL/dy_i, and d before a quantity its dL/d -- the upstream
+# gradient declared in differential notation (vector dy), which turns that notation on
+YUE_G = "use layernorm(affine=elementwise)\nlet D = d\nvector dy"
+YUERMS_G = "use rmsnorm(affine=elementwise)\nlet D = d\nvector dy"
 KERAS_SRC = ("Keras, keras.layers.LayerNormalization docstring (as vendored in rstudio/keras3 "
              "tools/raw/keras-layers-LayerNormalization/docstring.R), plain-text python")
 NEMO_SRC = ("'LayerNormBackward' page in huggingface.co/datasets/nvidia/Nemotron-CC-Math-v1 "
@@ -160,8 +163,10 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("cs231n.running_var", CS231N_SRC, "scalar momentum, running_var, sample_var",
      "running_var = momentum * running_var + (1 - momentum) * sample_var", False),
     # --- issue threads on the BatchNorm backward pass (Y the normalized output, no affine) --
+    # the XLA docs write the gradients as \nabla: \nabla y the upstream gradient (vector dy)
     ("xla.dgamma", "tensorflow/tensorflow issue #14676 'XLA operation semantics documentation "
-     "BatchNormTrain error', the corrected gradient of gamma (codecogs title text)", BN,
+     "BatchNormTrain error', the corrected gradient of gamma (codecogs title text)",
+     "use batchnorm\nvector dy",
      r"\nabla \gamma = \text{sum}\Big( \nabla y * \frac{( x - \mu )}{ \sqrt{\sigma^2 + \epsilon}} "
      r"\Big)", True),
     # the proposal adds mean(dE/dY . Y) mean(Y), which vanishes (mean(Y) = 0): true
@@ -200,12 +205,11 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     # a partial along the graph (r a node): true
     ("yuerms.dxhat.dr", YUERMS_SRC + ", step B (graph partial by r)", RMS,
      r"\frac{\partial \hat{x}_j}{\partial r} = -\frac{x_j}{r^2}", True),
-    ("yuerms.dr", YUERMS_SRC + ", step B (differential notation)",
-     "use rmsnorm(affine=elementwise)\nlet D = d\nvector dL_dy",
+    ("yuerms.dr", YUERMS_SRC + ", step B (differential notation)", YUERMS_G,
      (r"dr = \sum_{j=1}^{D} d\hat{x}_j \cdot \left(-\frac{x_j}{r^2}\right) = -\frac{1}{r^2} "
       r"\sum_{j=1}^{D} d\hat{x}_j\, x_j"), True),
     ("yuerms.dgamma", YUERMS_SRC + ", gradient of gamma_i (dy_i the upstream gradient)",
-     "use rmsnorm(affine=elementwise)\nvector dL_dy",
+     YUERMS_G,
      (r"\frac{\partial L}{\partial \gamma_i} = \frac{\partial L}{\partial y_i} \cdot "
       r"\underbrace{\frac{\partial y_i}{\partial \gamma_i}}_{=\,\hat{x}_i} = dy_i \cdot "
       r"\hat{x}_i"), True),

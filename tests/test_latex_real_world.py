@@ -221,9 +221,13 @@ def test_derivatives_become_jacobians() -> None:
     assert claim_text(r"\frac{\partial \ell}{\partial y_i} = x_i") == "dl_dy == x"
 
 
-def test_derivative_by_an_intermediate_keeps_its_name() -> None:
-    (st,) = read(r"\frac{\partial \ell}{\partial \hat x_i} = \frac{\partial \ell}{\partial y_i}")
-    assert isinstance(st, Let) and st.name == "dl_dxhat"
+def test_derivative_by_a_quantity_the_document_lacks_is_an_error() -> None:
+    """xhat is neither declared nor defined here: the partial has no value, and is never read
+    as a definition of dl_dxhat (which would let any formula for it pass unchecked)."""
+    with pytest.raises(SourceError) as info:
+        read(r"\frac{\partial \ell}{\partial \hat x_i} = \frac{\partial \ell}{\partial y_i}")
+    assert "the document has no quantity xhat" in str(info.value)
+    assert info.value.line == 1 and info.value.column == 1
 
 
 @pytest.mark.parametrize("text, fragment", [

@@ -21,6 +21,7 @@ from typing import Any
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_index import (
+    LOSS,
     SUM_ENTRIES,
     SUM_SCALED,
     SUM_SQUARES,
@@ -202,6 +203,9 @@ def parse_latex_equation(
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)
+    if env is not None:
+        from symnorm.lang.latex_graph import differential_upstreams
+        parser.differentials = bool(differential_upstreams(reader))
     raws = parser.equation() + _brace_claims(parser, file)
     if parser.tensor_mode:
         raws = _tensor_rows(raws, reader, file)
@@ -953,6 +957,18 @@ class _Equation:
         return Indexed("y", index, pos, out) if index is not None else out
 
     def _partial(self, pt: Partial) -> object:
+        """:meth:`_read_partial`, its errors naming a differential as written (``d xhat``)."""
+        try:
+            return self._read_partial(pt)
+        except SourceError as exc:
+            if not pt.differential:
+                raise
+            written = f"\\partial {LOSS}/\\partial "
+            raise SourceError(exc.message.replace(written, "d").replace(
+                f"the loss {LOSS}", "the loss").replace(LOSS, "the loss"), exc.file, exc.line,
+                exc.column, exc.hint.replace(LOSS, "L")) from None
+
+    def _read_partial(self, pt: Partial) -> object:
         """``\\frac{\\partial A}{\\partial B}``, read by what A and B are in the document.
 
         * the document defines the derivative's name (``dl_dy``, ``let dl_dx = ...``): that
@@ -982,12 +998,31 @@ class _Equation:
         index = pt.var_index or pt.num_index
         fallback: object = Indexed(named, index, pos) if index else Name(named, pos)
         var_kind = self.kind(pt.var)
+        if var_kind is None and not self.defined(named) and not self.defined(pt.var):
+            # a partial by nothing the document has: read as the name dA_dB it would define
+            # a derivative no engine checks (a false formula would pass as a definition)
+            from symnorm.lang.latex_graph import unknown_quantity
+            raise unknown_quantity(self, pt)
+        if var_kind in ("matrix", "function") and not self.defined(named):
+            raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.var} is a declared "
+                       f"{var_kind}, and a derivative by a {var_kind} is not modelled, so this "
+                       "partial has no value", pos, self.file,
+                       f"differentiate by a declared scalar or vector, or define the "
+                       f"derivative yourself (`let {named} = ...` before the equation)")
         if self.defined(named) or var_kind not in ("scalar", "vector"):
             if pt.num_index and pt.var_index:
                 raise _err(f"\\partial {pt.num}_{pt.num_index}/\\partial "
                            f"{pt.var}_{pt.var_index}: an entry of a Jacobian", pos, self.file,
                            f"write the matrix \\frac{{\\partial {pt.num}}}{{\\partial "
                            f"{pt.var}}}")
+            if not self.defined(named) and self.documented:
+                # in a document every name has a kind: this one (d, I, ones) is no quantity
+                # a derivative is taken by, and a definition dA_dB would check nothing
+                raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.var} is not a declared "
+                           "scalar or vector nor a node of a computation graph, so this "
+                           "partial has no value", pos, self.file,
+                           "differentiate by a declared scalar or vector, or define the "
+                           f"derivative yourself (`let {named} = ...` before the equation)")
             return fallback
         if pt.var_power is not None:
             raise _err(f"\\partial {pt.var}^{pt.var_power}: {pt.var} is a declared variable; "
@@ -1003,27 +1038,43 @@ class _Equation:
             num_shape = self._shape(num, set())
             return self._entries(pt, jac, num_shape, var_kind)
         if num_kind is None and pt.num_index is None and pt.num_power is None:
-            prefix = f"d{pt.num}_d"
-            ups = [v for v in self.env.vectors() if v.startswith(prefix)
-                   and self.kind(v[len(prefix):]) == "let"]
+            from symnorm.lang.latex_graph import upstreams
+            found = upstreams(self, pt)
+            ups = [v for v, _ in found]
             if len(ups) > 1:
                 raise _err(f"\\partial {pt.num}/\\partial {pt.var}: several upstream "
                            f"gradients are declared ({', '.join(ups)})", pos, self.file,
                            "declare one (the derivative of the loss by the layer's output)")
             if ups:
-                if not self._reaches(ups[0][len(prefix):], pt.var):
+                target = found[0][1]
+                if not self._reaches(target, pt.var):
                     # the loss modelled as a function of Y alone would make this derivative
                     # 0 by construction, while in the network it is not (dl/d eps through s)
                     raise _err(f"\\partial {pt.num}/\\partial {pt.var}: the declared upstream "
                                f"gradient {ups[0]} models {pt.num} as a function of "
-                               f"{ups[0][len(prefix):]} alone, which does not depend on "
+                               f"{target} alone, which does not depend on "
                                f"{pt.var}", pos, self.file,
                                "declare the upstream gradient of a quantity that depends on "
                                f"{pt.var} (the layer's output, e.g. `vector d{pt.num}_dy`)")
-                out = Name(ups[0][len(prefix):], pos)
+                out = Name(target, pos)
                 chain = BinOp("*", Transpose(Call("jacobian", (out, var), pos), pos),
                               Name(ups[0], pos), pos)
                 return self._entries(pt, chain, "scalar", var_kind, gradient=True)
+        if num_kind is None and not self.defined(pt.num):
+            # read as the name dA_dB, this derivative would be defined by the equation and
+            # nothing checked: a false formula for it would pass as a definition
+            out = self.output()
+            raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.num} is neither declared "
+                       "nor defined, and no upstream gradient of it is declared, so this "
+                       "partial has no value", pos, self.file,
+                       f"declare the upstream gradient (`vector d{pt.num}_d{out or 'y'}`"
+                       + (" for the layer's output" if out else ", y a defined output")
+                       + f"), or define the derivative yourself (`let {named} = ...`)")
+        if self.documented:
+            raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.num} is a {num_kind}, and "
+                       f"a derivative of a {num_kind} is not modelled, so this partial has no "
+                       "value", pos, self.file, "differentiate a defined quantity or the loss, "
+                       f"or define the derivative yourself (`let {named} = ...`)")
         return fallback
 
     def _reaches(self, name: str, var: str) -> bool:

@@ -18,6 +18,7 @@ from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
 from symnorm.lang.latex_index import (
     INDEX_LETTERS,
+    LOSS,
     SUM_ENTRIES,
     ExprPartial,
     Indexed,
@@ -192,6 +193,14 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "name", word + ACCENTS[s]
     if s in FUNCTION_MACROS:
         return "call", FUNCTION_MACROS[s]
+    if s == "\\nabla":  # XLA's \nabla y, \nabla\gamma: the adjoint, as d y, d\gamma
+        if not p.differentials or not _adjacent_name(p, p.peek().start if p.peek() else -1):
+            raise p.err("\\nabla: a gradient in this notation is read only where the document "
+                        "declares the upstream gradient under it (`vector dy`: \\nabla y and "
+                        "dy are dL/dy), and only before a name", t,
+                        "declare `vector dy` for the layer's output y, or write the partial "
+                        "(\\frac{\\partial \\ell}{\\partial \\gamma})")
+        return "expr", _differential(p, t)
     if s == "\\partial" and p.at("("):
         return "expr", _inline_partial(p, t)
     if s == "\\partial":
@@ -323,6 +332,8 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     if "_" in word:
         p.i = k
         return word
+    if p.differentials and len(toks) == 2 and toks[0].text == "d":
+        return None  # dy, dr: differential notation, read by the atom after d (the adjoint)
     if p.defined(word) and word not in BUILTIN_NAMES:  # mean, sum: functions, not names
         singles = {x.text for x in toks}
         if all(p.defined(c) for c in singles):
@@ -422,6 +433,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     if kind in ("name", "func", "call"):
         name = str(val)
         if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x
+            if sup is None and p.differentials and _adjacent_name(p, p.toks[p.i - 1].end):
+                return _differential(p, t)  # the document declared dy: d\hat x is an adjoint
             _not_differential(p, t, p.toks[p.i - 1].end)
         if kind == "call":
             raise p.err(f"{t.text} needs a parenthesized argument", t, f"write {t.text}(x)")
@@ -567,6 +580,35 @@ def _binding(p: ExprParser) -> tuple[str | None, Expr]:
         raise p.err("only a parameter name can stand left of '=' in a subscript", first)
     p.i += 1
     return e.id, p.expr()
+
+
+def _adjacent_name(p: ExprParser, end: int) -> bool:
+    r"""Whether a name starts directly at ``end`` (``d\hat x``, ``dy_i``, ``d\sigma^2``)."""
+    nxt = p.peek()
+    return nxt is not None and nxt.start == end and (
+        _letter(nxt) or nxt.text in GREEK or nxt.text in ACCENTS or nxt.text in BOLD)
+
+
+def _differential(p: ExprParser, t: Tok) -> Expr:
+    r"""``d\hat x_i``, ``d\sigma^2``, ``dy_i`` where the document opts in (it declares the
+    upstream gradient ``dy``): the adjoint of the loss by that quantity, a
+    :class:`Partial` in differential notation resolved by the equation reader."""
+    start = p.peek()
+    base = _plain_name(p)
+    sub, sup = _scripts(p)
+    if sup is _TRANSPOSE or sup is not None and not (
+            isinstance(sup, Num) and sup.value.denominator == 1):
+        raise p.err(f"d{base}: in differential notation the quantity may carry only a digit "
+                    "exponent (d\\sigma^2)", start or t,
+                    "write (d x)^T as the gradient's transpose elsewhere, or name the power")
+    if sub is not None and len(sub) != 1:
+        raise p.err(f"comma in the subscript of d{base}", start or t)
+    index = sub[0] if sub is not None and (sub[0] in INDEX_LETTERS
+                                           or sub[0] in p.sum_letters) else None
+    name = base if sub is None or index is not None else f"{base}_{sub[0]}"
+    power = int(sup.value) if isinstance(sup, Num) else None
+    node: Any = Partial(LOSS, None, None, name, index, power, p.pos(t), differential=True)
+    return node
 
 
 def _not_differential(p: ExprParser, t: Tok, end: int) -> None:

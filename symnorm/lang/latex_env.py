@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import LimitError, SourceError
 from .latex import LatexEnv, names_in
-from .latex_graph import DEFAULT_MEANINGS, GRAPH_VOCABS, Graph, vocabulary_graph
+from .latex_graph import GRAPH_VOCABS, LAYER_GRAPHS, Graph, vocabulary_graph
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
 from .vocab import (
@@ -38,18 +38,26 @@ _SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix"
 
 def _graph(vocabs: list[str], texts: dict[str, str], meanings: dict[str, Expr],
            output: str | None, expanded: Callable[[str], Expr | None]) -> Graph | str | None:
-    """The computation graph of the block's BatchNorm or LayerNorm, when the block's
-    ``\\hat x``, ``\\sigma`` and ``\\mu`` expand to the default map's (eps inside the root,
-    the biased variance); why not, when such a vocabulary is used otherwise; else None."""
-    if not set(vocabs) & GRAPH_VOCABS:
+    r"""The computation graph of the block's layer, when the block's names its values use
+    (``\hat x``, ``\sigma``, ``\mu``; RMSNorm's ``r``) expand to the default map's (eps
+    inside the root, the biased variance); why not, when such a vocabulary is used
+    otherwise; else None."""
+    graphs = {LAYER_GRAPHS[v].normalizers: v for v in vocabs if v in GRAPH_VOCABS}
+    if not graphs:
         return None
-    for name, default in DEFAULT_MEANINGS.items():
-        text = texts.get(name, LATEX_CLAIM_NAMES.get("batchnorm", {}).get(name)
-                         if name == "mu" else None)
-        if text is None or expanded(text) is None or expanded(text) != expanded(default):
-            return (f"the block's {name} is {text or 'undefined'}, not the default "
-                    f"map's {default} (eps inside the root, the biased variance)")
-    return vocabulary_graph(meanings, output)
+    if len(graphs) > 1:
+        return "the block uses layers with different graphs (" + ", ".join(
+            f"use {v}" for v in graphs.values()) + ")"
+    vocab = next(iter(graphs.values()))
+    for name, default in LAYER_GRAPHS[vocab].defaults.items():
+        # a name the block's LaTeX conventions do not give is the vocabulary's own
+        # claim-language definition (batchnorm's mu, rmsnorm's r)
+        text = texts.get(name, LATEX_CLAIM_NAMES.get(vocab, {}).get(name, name))
+        if expanded(text) is None or expanded(text) != expanded(default):
+            return (f"the block's {name} is {text if expanded(text) is not None else 'undefined'}"
+                    f", not the default map's {default} (eps inside the root, the biased "
+                    "variance)")
+    return vocabulary_graph(meanings, output, vocab)
 
 
 def latex_env(scope: Scope) -> LatexEnv:

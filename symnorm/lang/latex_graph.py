@@ -1,4 +1,4 @@
-r"""The computation graph of BatchNorm and LayerNorm, so that a partial along it has a value.
+r"""The computation graphs of BatchNorm, LayerNorm and RMSNorm: a partial along one has a value.
 
 Ioffe and Szegedy (arXiv:1502.03167, Algorithm 1 and section 3) compute the layer as a
 graph of named quantities, each with a *local definition* in terms of its parents::
@@ -8,7 +8,9 @@ graph of named quantities, each with a *local definition* in terms of its parent
     xhat    = (x - mu*ones)/sqrt(sigma2 + eps)    (parents: x, mu, sigma2)
     y       = gamma*xhat + beta*ones              (the vocabulary's output, with xhat for N(x))
 
-and their backward pass writes partials along it.  Every such partial is given a value in
+and their backward pass writes partials along it.  RMSNorm's graph (``LAYER_GRAPHS``) is
+the mean square ``ms = x.T*x/d``, ``r = sqrt(ms + eps)`` (the vocabulary's ``r``),
+``xhat = x/r`` and the output.  Every such partial is given a value in
 the claim language, so an equation that writes one is a claim for the engines:
 
 * the **local partial** ``\partial A/\partial B`` (B a parent of A): A's local definition
@@ -39,30 +41,68 @@ from fractions import Fraction
 
 from typing import Any
 
-from .latex_index import Partial
+from .latex_index import Indexed, Partial
 from .parser import parse_expression
 from .syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Relation, Transpose
 
-__all__ = ["DEFAULT_MEANINGS", "GRAPH_VOCABS", "Graph", "GraphReading", "Node", "read_partial",
-           "vocabulary_graph"]
-
-#: the vocabularies whose layer is this graph
-GRAPH_VOCABS = frozenset({"batchnorm", "layernorm"})
+__all__ = ["DEFAULT_MEANINGS", "GRAPH_VOCABS", "LAYER_GRAPHS", "Graph", "GraphReading",
+           "LayerGraph", "Node", "differential_upstreams", "read_partial", "unknown_quantity",
+           "upstreams", "vocabulary_graph"]
 
 _P = Pos(1, 1)
-#: the vocabulary's maps whose argument is the normalized vector (``xhat``)
-_NORMALIZERS = ("N", "BN")
-#: the names the graph's nodes are written with in claim-language text (``sigma2`` is a
-#: placeholder for the variance node, whose value is ``sigma ** 2``)
-_LOCAL = {
-    "mu": ("scalar", "ones.T*x/d", ()),
-    "sigma2": ("scalar", "(x - mu*ones).T*(x - mu*ones)/d", ("mu",)),
-    "xhat": ("column", "(x - mu*ones)/sqrt(sigma2 + eps)", ("mu", "sigma2")),
-}
-#: what the default vocabulary means by the names the graph's values use (checked against the
-#: block's expansion before the graph is offered: ``use layernorm(eps_inside=0)`` has another)
-DEFAULT_MEANINGS = {"xhat": "P*x/sqrt((P*x).T*(P*x)/d + eps)", "sigma": "sqrt((P*x).T*(P*x)/d)",
-                    "mu": "ones.T*x/d"}
+
+
+@dataclass(frozen=True)
+class LayerGraph:
+    """One layer's graph as text: its nodes' local definitions, what the vocabulary must mean
+    by the names their values use, the maps whose argument is the normalized vector, and the
+    LaTeX names of the nodes."""
+
+    #: key -> (shape, local definition, parents); ``sigma2`` is a placeholder for the
+    #: variance node, whose value is ``sigma ** 2``
+    local: dict[str, tuple[str, str, tuple[str, ...]]]
+    #: node key -> its value in the document's names (the key itself when not listed)
+    values: dict[str, str]
+    #: what the default vocabulary means by the names the values use (checked against the
+    #: block's expansion before the graph is offered: ``use layernorm(eps_inside=0)`` differs)
+    defaults: dict[str, str]
+    normalizers: tuple[str, ...]
+    #: (LaTeX name, power) -> node key
+    names: dict[tuple[str, int | None], str]
+
+
+#: Ioffe and Szegedy's graph (mean, biased variance, xhat), for BatchNorm and LayerNorm
+_CENTERED = LayerGraph(
+    local={"mu": ("scalar", "ones.T*x/d", ()),
+           "sigma2": ("scalar", "(x - mu*ones).T*(x - mu*ones)/d", ("mu",)),
+           "xhat": ("column", "(x - mu*ones)/sqrt(sigma2 + eps)", ("mu", "sigma2"))},
+    values={"sigma2": "sigma**2"},
+    defaults={"xhat": "P*x/sqrt((P*x).T*(P*x)/d + eps)", "sigma": "sqrt((P*x).T*(P*x)/d)",
+              "mu": "ones.T*x/d"},
+    normalizers=("N", "BN"),
+    # Ioffe's mini-batch subscript, PaddlePaddle's beta for the mini-batch
+    names={("mu", None): "mu", ("mu_B", None): "mu", ("mu_beta", None): "mu",
+           ("sigma", 2): "sigma2", ("sigma_B", 2): "sigma2", ("sigma_beta", 2): "sigma2",
+           ("xhat", None): "xhat"})
+#: RMSNorm's graph (Zhang and Sennrich; yueyiming2009's rmsnorm-gradient page): the mean
+#: square, r = sqrt(mean square + eps) (the vocabulary's r), xhat = x/r.  The mean square has
+#: no conventional LaTeX name (sources call it a, ms or mean(x^2)): it is a node, so that r's
+#: parent is one, but no partial names it
+_RMS = LayerGraph(
+    local={"ms": ("scalar", "x.T*x/d", ()),
+           "r": ("scalar", "sqrt(ms + eps)", ("ms",)),
+           "xhat": ("column", "x/r", ("r",))},
+    values={"ms": "x.T*x/d"},
+    defaults={"r": "sqrt(x.T*x/d + eps)", "xhat": "x/sqrt(x.T*x/d + eps)"},
+    normalizers=("RMS",),
+    names={("r", None): "r", ("xhat", None): "xhat"})
+#: the vocabularies whose layer has a graph, and which
+LAYER_GRAPHS: dict[str, LayerGraph] = {"batchnorm": _CENTERED, "layernorm": _CENTERED,
+                                       "rmsnorm": _RMS}
+#: the vocabularies whose layer has a graph
+GRAPH_VOCABS = frozenset(LAYER_GRAPHS)
+#: what the default LayerNorm vocabulary means by the names its graph's values use
+DEFAULT_MEANINGS = _CENTERED.defaults
 
 
 @dataclass(frozen=True)
@@ -78,9 +118,19 @@ class Node:
 
 @dataclass(frozen=True)
 class Graph:
-    """The nodes in computation order."""
+    """The nodes in computation order, and the LaTeX names that reach them."""
 
     nodes: tuple[Node, ...]
+    #: (LaTeX name, power) -> node key (the output is reached by its own name)
+    names: dict[tuple[str, int | None], str] = field(default_factory=dict)
+    #: the names the values and local definitions use: each must take the vocabulary's
+    #: meaning in the equation, or the graph is not the document's
+    uses: tuple[str, ...] = ()
+
+    def latex(self) -> str:
+        """The nodes a partial may name, as a reader writes them (``mu, sigma^2, xhat, y``)."""
+        reached = set(self.names.values()) | {self.nodes[-1].key}
+        return ", ".join(_latex(k) for k in self.keys() if k in reached)
 
     def node(self, key: str) -> Node:
         return next(n for n in self.nodes if n.key == key)
@@ -109,42 +159,44 @@ class Graph:
         return values.get(target) if target != key else None
 
 
-def vocabulary_graph(meanings: dict[str, Expr], output: str | None) -> Graph | None:
-    """The graph of the vocabulary whose output meaning is ``meanings[output]``.
+def vocabulary_graph(meanings: dict[str, Expr], output: str | None,
+                     vocab: str = "layernorm") -> Graph | None:
+    """The graph of vocabulary ``vocab`` whose output meaning is ``meanings[output]``.
 
-    None when the output is not an affine map of the vocabulary's ``N(x)`` or ``BN(x)``
-    (RMSNorm has no mean and no variance node).
+    None when the output is not an affine map of the vocabulary's normalized vector
+    (``N(x)``, ``BN(x)``, ``RMS(x)``).
     """
+    spec = LAYER_GRAPHS[vocab]
     nodes = []
-    for key, (shape, text, parents) in _LOCAL.items():
-        value: Expr = BinOp("**", Name("sigma", _P), Num(Fraction(2), _P), _P) \
-            if key == "sigma2" else Name(key, _P)
+    for key, (shape, text, parents) in spec.local.items():
+        value = parse_expression(spec.values[key], "<graph>") if key in spec.values \
+            else Name(key, _P)
         nodes.append(Node(key, shape, value, parse_expression(text, "<graph>"), parents))
     if output is None or output not in meanings:
         return None
     found: list[bool] = []
-    local = _replace_normalizer(meanings[output], found)
+    local = _replace_normalizer(meanings[output], found, spec.normalizers)
     if not found:
         return None
     nodes.append(Node(output, "column", Name(output, _P), local, ("xhat",)))
-    return Graph(tuple(nodes))
+    return Graph(tuple(nodes), spec.names, tuple(spec.defaults))
 
 
-def _replace_normalizer(e: Expr, found: list[bool]) -> Expr:
-    if isinstance(e, Call) and e.func in _NORMALIZERS and len(e.args) == 1 \
+def _replace_normalizer(e: Expr, found: list[bool], normalizers: tuple[str, ...]) -> Expr:
+    if isinstance(e, Call) and e.func in normalizers and len(e.args) == 1 \
             and isinstance(e.args[0], Name) and e.args[0].id == "x" and e.batch is None:
         found.append(True)
         return Name("xhat", _P)
     if isinstance(e, Call):
-        return Call(e.func, tuple(_replace_normalizer(a, found) for a in e.args), _P, e.batch,
+        return Call(e.func, tuple(_replace_normalizer(a, found, normalizers) for a in e.args), _P, e.batch,
                     e.params, e.bind)
     if isinstance(e, BinOp):
-        return BinOp(e.op, _replace_normalizer(e.left, found),
-                     _replace_normalizer(e.right, found), _P)
+        return BinOp(e.op, _replace_normalizer(e.left, found, normalizers),
+                     _replace_normalizer(e.right, found, normalizers), _P)
     if isinstance(e, Neg):
-        return Neg(_replace_normalizer(e.operand, found), _P)
+        return Neg(_replace_normalizer(e.operand, found, normalizers), _P)
     if isinstance(e, Transpose):
-        return Transpose(_replace_normalizer(e.operand, found), _P)
+        return Transpose(_replace_normalizer(e.operand, found, normalizers), _P)
     return e
 
 
@@ -228,21 +280,15 @@ def _standin(e: object, vars: dict[str, tuple[str, Expr]],
     return e
 
 
-#: the LaTeX names of the nodes besides their keys (Ioffe's mini-batch subscript, PaddlePaddle's
-#: beta for the mini-batch): (name, power) -> key
-_NAMES = {("mu", None): "mu", ("mu_B", None): "mu", ("mu_beta", None): "mu",
-          ("sigma", 2): "sigma2", ("sigma_B", 2): "sigma2", ("sigma_beta", 2): "sigma2",
-          ("xhat", None): "xhat"}
-#: the names the graph's values and local definitions use: each must take the vocabulary's
-#: meaning in the equation, or the graph is not the document's
-_USES = ("mu", "sigma", "xhat")
+#: every graph's LaTeX node names (to say why a partial by one is not read along a graph)
+_ALL_NAMES = {n for g in LAYER_GRAPHS.values() for n in g.names}
 
 
 def node_key(graph: Graph, output: str, name: str, power: int | None) -> str | None:
     """The node ``\\partial name^power`` names, or None."""
     if name == output and power is None:
         return output
-    return _NAMES.get((name, power))
+    return graph.names.get((name, power))
 
 
 def read_partial(reader: Any, pt: Partial) -> object | None:
@@ -254,7 +300,8 @@ def read_partial(reader: Any, pt: Partial) -> object | None:
     from .latex import _err
     out = _read_partial(reader, pt)
     if out is None and reader.kind(pt.var) == "let":
-        nodes = "mu, sigma^2, xhat, y" if isinstance(reader.env.graph, Graph) else ""
+        graph = reader.env.graph
+        nodes = graph.latex() if isinstance(graph, Graph) else ""
         raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.var} is a vocabulary's "
                    "definition that is not a node of a computation graph, so this partial has "
                    "no value here", pt.pos, reader.file,
@@ -275,7 +322,7 @@ def _read_partial(reader: Any, pt: Partial) -> object | None:
     reading: GraphReading = r.graph_reading()
     output = r.env.output
     why = r.env.graph
-    if isinstance(why, str) and (p.var, p.var_power) in _NAMES \
+    if isinstance(why, str) and (p.var, p.var_power) in _ALL_NAMES \
             and r.kind(p.var) not in ("scalar", "vector", "matrix"):
         raise _err(f"\\partial {p.num}/\\partial {p.var}: a partial along the computation "
                    f"graph is read only for the vocabulary's default map, and {why}", p.pos,
@@ -296,7 +343,7 @@ def _read_partial(reader: Any, pt: Partial) -> object | None:
                        f"\\sigma^2}})")
         return None
     pos = p.pos
-    _refuse_own_nodes(r, p, output)
+    _refuse_own_nodes(r, p, graph)
     num_key = node_key(graph, output, p.num, p.num_power)
     var_shape = graph.node(var_key).shape
     var_kind = "scalar" if var_shape == "scalar" else "vector"
@@ -320,9 +367,8 @@ def _read_partial(reader: Any, pt: Partial) -> object | None:
                    f"computation graph ({', '.join(_latex(k) for k in graph.keys())})", pos,
                    r.file, f"differentiate a node, or the loss, by {_latex(var_key)}; or define "
                    f"the derivative yourself (`let {p.named} = ...` before the equation)")
-    prefix = f"d{p.num}_d"
-    ups = [v for v in r.env.vectors() if v.startswith(prefix)
-           and r.kind(v[len(prefix):]) == "let"]
+    found = upstreams(r, p)
+    ups = [v for v, _ in found]
     if len(ups) != 1:
         what = "several upstream gradients are declared (" + ", ".join(ups) + ")" if ups \
             else "no upstream gradient is declared"
@@ -330,9 +376,11 @@ def _read_partial(reader: Any, pt: Partial) -> object | None:
                    f"the computation graph needs the derivative of {p.num} by the layer's "
                    f"output, and {what}", pos, r.file,
                    f"declare one: `vector d{p.num}_d{output}` (or define {p.named} yourself)")
-    up = ups[0]
-    target_name = up[len(prefix):]
+    up, target_name = found[0]
     target = node_key(graph, output, target_name, None)
+    if target == var_key:  # the upstream gradient itself (dL/dy with vector dy)
+        index = p.var_index
+        return Indexed(up, index, pos) if index else Name(up, pos)
     b = reading.fresh(var_key, graph.node(var_key).shape, graph.node(var_key).value, pos)
     top = graph.cut(var_key, b, target) if target is not None else None
     if top is None:
@@ -403,8 +451,8 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
                    "name the document defines)", pos, r.file,
                    f"differentiate a defined name, or the loss, by {node}; or define the "
                    f"derivative yourself (`let {p.named} = ...` before the equation)")
-    prefix = f"d{p.num}_d"
-    ups = [v for v in r.env.vectors() if v.startswith(prefix) and r.kind(v[len(prefix):]) == "let"]
+    found = upstreams(r, p)
+    ups = [v for v, _ in found]
     if len(ups) != 1:
         got = "several upstream gradients are declared (" + ", ".join(ups) + ")" if ups \
             else "no upstream gradient is declared"
@@ -412,7 +460,7 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
                    f"the derivative of {p.num} by a defined output, and {got}", pos, r.file,
                    f"declare one (`vector d{p.num}_dy` for the output y), or define "
                    f"{p.named} yourself")
-    target = ups[0][len(prefix):]
+    target = found[0][1]
     memo: dict[str, Expr] = {}
 
     def recomputed(n: str, depth: int = 0) -> Expr:
@@ -474,15 +522,19 @@ def subst_names(e: Expr, mapping: dict[str, Expr]) -> Expr:
     return _subst(e, mapping)
 
 
-def _refuse_own_nodes(r: Any, p: Partial, output: str) -> None:
+def _refuse_own_nodes(r: Any, p: Partial, graph: Graph) -> None:
     """A graph partial where the document defines a node itself: a located error."""
     from .latex import _err
-    for name in (*_USES, output):
-        if r.defined(name) and not (r._vocab(name)
-                                    or r.env.vocab_let(name)):
+    output = graph.nodes[-1].key
+    for name in (*graph.uses, output):
+        # the vocabulary's own claim-language definition (rmsnorm's r) is the graph's too:
+        # the graph was offered only after its expansion matched the default map
+        vocabularys = r.kind(name) == "let" and name not in r.lets \
+            and r.env.definition(name) is None
+        if r.defined(name) and not (r._vocab(name) or r.env.vocab_let(name) or vocabularys):
             raise _err(f"\\partial {p.num}/\\partial {p.var}: the document defines {name} "
-                       "itself, so the vocabulary's computation graph (mu, sigma^2, xhat, "
-                       f"{output}) is not the document's, and a partial along it has no "
+                       "itself, so the vocabulary's computation graph "
+                       f"({graph.latex()}) is not the document's, and a partial along it has no "
                        "value here", p.pos, r.file,
                        f"drop the document's definition of {name}, or define the derivative "
                        f"yourself (`let {p.named} = ...` before the equation)")
@@ -490,3 +542,40 @@ def _refuse_own_nodes(r: Any, p: Partial, output: str) -> None:
 
 def _latex(key: str) -> str:
     return {"sigma2": "sigma^2"}.get(key, key)
+
+
+def unknown_quantity(r: Any, p: Partial) -> Exception:
+    """The error for ``\\partial A/\\partial B`` where B is nothing the document has: it
+    names B and what a partial may be taken by here (the graph's nodes, declared variables)."""
+    from .latex import _err
+    graph = r.env.graph
+    var = p.var if p.var_power is None else f"{p.var}^{p.var_power}"
+    where = f"a node of the layer's computation graph ({graph.latex()}) or " \
+        if isinstance(graph, Graph) else ""
+    declared = [v for v in r.env.vectors() if r.kind(v) == "vector"]
+    return _err(f"\\partial {p.num}/\\partial {var}: the document has no quantity {p.var} (it is "
+                "neither declared nor defined), so this partial has no value", p.pos, r.file,
+                f"differentiate by {where}a declared variable"
+                + (f" ({', '.join(declared)})" if declared else "")
+                + f", or declare or define {p.var} before the equation")
+
+
+def differential_upstreams(r: Any) -> list[str]:
+    """The declared vectors ``dY`` of a defined quantity Y (``vector dy``): upstream gradients
+    in differential notation, whose declaration turns the notation on (``d\\hat x`` is then
+    the adjoint dL/d xhat)."""
+    return [v for v in r.env.vectors() if len(v) > 1 and v[0] == "d" and "_" not in v
+            and r.kind(v[1:]) == "let"]
+
+
+def upstreams(r: Any, p: Partial) -> list[tuple[str, str]]:
+    """(declared upstream gradient, the quantity Y it is of) for the loss of ``p``: the vectors
+    ``dA_dY`` for a loss A; where none is declared (or ``p`` is in differential notation), the
+    vectors ``dY`` of a document that declares its upstream gradient as ``dy``."""
+    if not p.differential:
+        prefix = f"d{p.num}_d"
+        ups = [(v, v[len(prefix):]) for v in r.env.vectors() if v.startswith(prefix)
+               and r.kind(v[len(prefix):]) == "let"]
+        if ups:
+            return ups
+    return [(v, v[1:]) for v in differential_upstreams(r)]

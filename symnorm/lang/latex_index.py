@@ -43,12 +43,15 @@ from symnorm.lang.syntax import (
     nodes,
 )
 
-__all__ = ["INDEX_LETTERS", "SUM_ENTRIES", "SUM_SQUARES", "SUM_SCALED", "SUM_TERM",
+__all__ = ["INDEX_LETTERS", "LOSS", "SUM_ENTRIES", "SUM_SQUARES", "SUM_SCALED", "SUM_TERM",
            "ExprPartial", "IndexSum", "Indexed", "MatrixEntry", "Partial",
            "has_index", "lower"]
 
 #: Subscripts that mean "entry i of the vector" rather than part of a name.
 INDEX_LETTERS = ("i", "j", "k")
+#: the loss of a partial in differential notation (``d\hat x``: dL/d xhat), a name no
+#: document can write, so it is never declared or defined
+LOSS = "<loss>"
 #: Placeholder calls resolved by shape once the document's names are known
 #: (:meth:`symnorm.lang.latex._Equation._broadcast`); never returned to the engines.
 #: ``\\sum x^2`` (no index): the sum of the entries of a vector expression.
@@ -115,7 +118,7 @@ class ExprPartial:
 
 @dataclass(frozen=True)
 class Partial:
-    r"""``\frac{\partial num}{\partial var}`` as written (parser-internal, resolved by the
+    r"""``\frac{\partial num}{\partial var}`` (or ``d var``, see ``differential``) as written (parser-internal, resolved by the
     equation reader into a jacobian, a chain-rule product or the derivative's name)."""
 
     num: str
@@ -125,17 +128,22 @@ class Partial:
     var_index: str | None
     var_power: int | None
     pos: Pos = field(compare=False)
+    #: written in differential notation (``d\hat x_i``, ``d\sigma^2``): the adjoint of the
+    #: loss, named ``dxhat``, ``dsigma2`` (the upstream gradient ``dy`` itself, declared)
+    differential: bool = False
 
     @property
     def named(self) -> str:
-        """The name a document may give this derivative (``dl_dxhat``, ``dl_dsigma2_B``)."""
+        """The name a document may give this derivative (``dl_dxhat``, ``dl_dsigma2_B``;
+        ``dxhat`` in differential notation)."""
         base, _, sub = self.var.partition("_")
         power = self.var_power if self.var_power is not None else ""
         num = f"{self.num}{self.num_power}" if self.num_power is not None else self.num
-        return f"d{num}_d{base}{power}" + (f"_{sub}" if sub else "")
+        head = "d" if self.differential else f"d{num}_d"
+        return f"{head}{base}{power}" + (f"_{sub}" if sub else "")
 
     def __str__(self) -> str:
-        return f"d{self.num}/d{self.var}"
+        return f"d{self.var}" if self.differential else f"d{self.num}/d{self.var}"
 
 
 @dataclass(frozen=True)

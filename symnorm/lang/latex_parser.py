@@ -117,6 +117,9 @@ class ExprParser:
         self.braces: list[BraceClaim] = []
         #: the vocabulary's output when it takes its vocabulary meaning (``y(x)`` reads as y)
         self.output: str | None = None
+        #: whether the document declares an upstream gradient in differential notation
+        #: (``vector dy``): then ``d\hat x``, ``d\sigma^2`` are adjoints, not errors
+        self.differentials = False
 
     # --- tokens -------------------------------------------------------------------------
 

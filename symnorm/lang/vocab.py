@@ -152,7 +152,10 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
     # the PyTorch RMSNorm docstring's n (Marian's N) is the number of entries averaged: the
     # dimension.  y: the output with gain and bias (Marian's); an equation that writes fewer
     # affine parameters is about LATEX_GAIN_OUTPUT or LATEX_PLAIN_OUTPUT instead
-    "rmsnorm": {"n": "d", "N": "d", "y": "gamma*RMS(x) + beta*ones", **AFFINE_WORDS},
+    "rmsnorm": {"n": "d", "N": "d", "y": "gamma*RMS(x) + beta*ones", **AFFINE_WORDS,
+                # the normalized vector x/r (Zhang and Sennrich's a-bar, the hatted x of
+                # RMSNorm's backward derivations): a node of RMSNorm's computation graph
+                "xhat": "RMS(x)"},
 }
 # The hatted sigma: Dive into Deep Learning writes its estimates with hats and puts eps
 # into the variance estimate, \hat\sigma^2_B = 1/|B| \sum (x - \hat\mu_B)^2 + \epsilon, then
