@@ -1135,6 +1135,10 @@ class _Equation:
         numerator's index); the same index on both is refused: sources mean by it the
         local partial along a graph as often as the diagonal entry of the Jacobian."""
         pos, what = pt.pos, f"\\partial {pt.num}_{pt.num_index}/\\partial {pt.var}_{pt.var_index}"
+        if pt.num_index == pt.var_index and self._entrywise_in(pt.num, pt.var):
+            # y = gamma o xhat + beta: y_i depends on gamma_i alone, so the Jacobian by gamma
+            # is diagonal and its diagonal (J * ones) is also the local partial
+            return Indexed(pt.num, pt.num_index, pos, BinOp("*", jac, Name("ones", pos), pos))
         if pt.num_index == pt.var_index:
             raise _err(f"{what}: the same index on both is ambiguous (the diagonal entry of "
                        "the Jacobian, or the partial along the computation graph)", pos,
@@ -1146,6 +1150,37 @@ class _Equation:
                        f"declared vector {pt.var}", pos, self.file,
                        f"write the matrix \\frac{{\\partial {pt.num}}}{{\\partial {pt.var}}}")
         return MatrixEntry(pt.num, pt.num_index, pt.var_index, pos, jac)  # type: ignore[arg-type]
+
+    def _entrywise_in(self, out: str, b: str) -> bool:
+        """Whether the vocabulary's ``out`` is ``hadamard(b, E) + F`` (or ``E + b``) with E,
+        F free of the declared vector b: then jacobian(out, b) is diagonal, and the diagonal
+        entry ``\\partial y_i/\\partial\\gamma_i`` has one reading."""
+        if out != self.env.output or not (self._vocab(out) or self.env.vocab_let(out)) \
+                or self.kind(b) != "vector" or out not in self.env.meanings:
+            return False
+        terms: list[Expr] = []
+
+        def split(e: Expr) -> None:
+            if isinstance(e, BinOp) and e.op == "+":
+                split(e.left)
+                split(e.right)
+            else:
+                terms.append(e)
+        split(self.env.meanings[out])
+        shaped = False
+        for t in terms:
+            if b not in names_in(t):
+                continue
+            if isinstance(t, Name) and t.id == b:
+                shaped = True
+                continue
+            if isinstance(t, Call) and t.func == "hadamard" and len(t.args) == 2:
+                rest = [a for a in t.args if not (isinstance(a, Name) and a.id == b)]
+                if len(rest) == 1 and b not in names_in(rest[0]):
+                    shaped = True
+                    continue
+            return False
+        return shaped
 
     def _data_rows(self, r: RawRel) -> RawRel:
         """``X_{ij}`` of a vector quantity X (``let X = x``): the rows of a data matrix,
