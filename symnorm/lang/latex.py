@@ -162,6 +162,8 @@ class LatexEnv:
     definition: Callable[[str], Expr | None] = lambda n: None
     #: whether a name is a function the document defines itself (``let F(t) = ...``)
     own_function: Callable[[str], bool] = lambda n: False
+    #: the names sources give the block's layers (vocab.LAYER_NAMES): NAME(x) is the output
+    layer_names: frozenset[str] = frozenset()
 
 
 def parse_latex_equation(
@@ -198,6 +200,10 @@ def parse_latex_equation(
     if out is not None and (reader._vocab(out) or reader.env.vocab_let(out)):
         parser.output = out
     parser.layer = reader.env.layer
+    parser.layer_names = reader.env.layer_names if parser.output is not None else frozenset()
+    parser.own_name = lambda n: n in parser.local_fns or n in reader.lets \
+        or reader.env.own_function(n) or reader.env.kind(n) in ("scalar", "vector", "matrix") \
+        or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
     parser.sets = dict(reader.env.sets)
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")

@@ -25,7 +25,7 @@ from symnorm.lang.latex_index import (
     MatrixEntry,
     Partial,
 )
-from symnorm.lang.latex_output import read_output_call
+from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
 from symnorm.lang.latex_tokens import (
     ACCENTS,
@@ -40,7 +40,7 @@ from symnorm.lang.latex_tokens import (
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
-from symnorm.lang.vocab import WORD_STATISTICS
+from symnorm.lang.vocab import ALL_LAYER_NAMES, WORD_STATISTICS
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -331,6 +331,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "letters (a\\,b) for the product")
         p.i = k
         return word
+    if word in ALL_LAYER_NAMES and after is not None and after.text == "(" \
+            and not p.own_name(word):  # RMSNorm(x): a layer's name
+        p.i = k
+        return word
     spelled = None if _own_word(p, word) else p.word_name(word)
     if spelled is not None:  # mean, variance, output: the vocabulary's mu, variance, y
         if all(p.defined(x.text) for x in toks):
@@ -371,6 +375,10 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         f"({name}(y) = ...); declare `scalar {name}` for a product")
         if kind == "name" and name == p.output and p.at("("):
             return _apply(read_output_call(p, t, name), _scripts_no_sub(p, t), t, p)
+        if name in ALL_LAYER_NAMES and p.at("(") and not p.own_name(name):
+            layer = read_layer_call(p, t, name)  # \mathrm{RMSNorm}(x): the output
+            if layer is not None:
+                return _apply(layer, _scripts_no_sub(p, t), t, p)
         if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
                 and name not in p.local_fns and not p.free_symbol(name)
                 and not p.is_dimension(name)):

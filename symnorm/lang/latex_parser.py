@@ -117,6 +117,12 @@ class ExprParser:
         self.braces: list[BraceClaim] = []
         #: the vocabulary's output when it takes its vocabulary meaning (``y(x)`` reads as y)
         self.output: str | None = None
+        #: the names of the block's layer (``RMSNorm``, ``LN``) when its output has its
+        #: vocabulary meaning: NAME(x) reads as the output
+        self.layer_names: frozenset[str] = frozenset()
+        #: whether the document or the equation itself gives a name a meaning (a symbol, a
+        #: definition, a function), as opposed to a vocabulary: its layer names yield to it
+        self.own_name: Callable[[str], bool] = lambda n: n in self.local_fns or defined(n)
 
     # --- tokens -------------------------------------------------------------------------
 

@@ -179,6 +179,24 @@ LATEX_FUNCTIONS: dict[str, dict[str, tuple[str, str]]] = {
 #: Sets a vocabulary names in LaTeX: set letter -> the vector whose entries it holds
 #: (``use batchnorm``: the mini-batch B of Ioffe and Szegedy holds the entries of x).
 LATEX_SETS: dict[str, dict[str, str]] = {"batchnorm": {"B": "x"}}
+#: The names sources give each vocabulary's layer (``\\mathrm{RMSNorm}(x)``, ``LN(x)``,
+#: ``\\operatorname{BN}(x)``): applied to the vocabulary's input x, the layer's output (as
+#: ``y(x)``), where the document does not define the name.  A vocabulary's own function of
+#: that name (``BN`` of ``use batchnorm``) keeps its meaning.
+LAYER_NAMES: dict[str, frozenset[str]] = {
+    "layernorm": frozenset({"LayerNorm", "LN", "LayerNormalization"}),
+    "batchnorm": frozenset({"BatchNorm", "BN", "BatchNormalization", "BatchNorm1d"}),
+    "rmsnorm": frozenset({"RMSNorm", "RMSNormalization"}),
+}
+#: Names of layers no vocabulary models (their use under another vocabulary is an error).
+OTHER_LAYER_NAMES: dict[str, str] = {"GroupNorm": "GroupNorm", "GN": "GroupNorm",
+                                     "GroupNormalization": "GroupNorm",
+                                     "InstanceNorm": "InstanceNorm",
+                                     "InstanceNormalization": "InstanceNorm"}
+#: Every layer name, with the layer it names.
+ALL_LAYER_NAMES: dict[str, str] = {
+    **OTHER_LAYER_NAMES,
+    **{n: v for v, names in LAYER_NAMES.items() for n in names}}
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
                                             "batchnorm": ("gamma", "beta"),
