@@ -353,6 +353,8 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
 
 def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     """Scripts, calls and powers after an atom."""
+    if kind in ("name", "func") and str(val) in p.aliases:
+        kind, val = "name", p.aliases[str(val)]  # let Y = y: Y is the vocabulary's y
     pos = p.pos(t)
     if kind in ("name", "func") and str(val) in _STATISTICS and p.at("[", "(") and (
             kind == "func" and val != "MS" or not p.defined(str(val))):

@@ -194,6 +194,7 @@ def latex_env(scope: Scope) -> LatexEnv:
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
                     layer_names=frozenset(n for v in vocabs for n in LAYER_NAMES.get(v, ())),
+                    latex_aliases={a: t for a, (t, _) in scope.latex_aliases.items()},
                     reaches=reaches,
                     conflicts=conflicts,
                     sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()})

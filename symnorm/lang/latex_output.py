@@ -78,9 +78,9 @@ def foreign_symbol(written: tuple[object, object], read: tuple[Expr, Expr], *, o
                 f"{bad}{through}, declared by the document: {bad} does not occur in {out}, so "
                 f"the source's layer would be compared with another one", file, pos.line,
                 pos.col,
-                f"if {bad} is the layer's gain, make it the vocabulary's: `document use "
-                f"...(affine=elementwise)` and `let {bad} = gamma` instead of declaring it, or "
-                f"write \\gamma")
+                f"if {bad} is the layer's gain, make it the vocabulary's: `let {bad} = gamma` "
+                f"instead of declaring it (a scalar gain), with `document use "
+                f"...(affine=elementwise)` for a per-element one; or write \\gamma")
     return None
 
 

@@ -120,6 +120,9 @@ class ExprParser:
         #: the names of the block's layer (``RMSNorm``, ``LN``) when its output has its
         #: vocabulary meaning: NAME(x) reads as the output
         self.layer_names: frozenset[str] = frozenset()
+        #: names a symnorm block made aliases of the vocabulary's LaTeX-only names
+        #: (``let Y = y``): each reads as that name
+        self.aliases: dict[str, str] = {}
         #: whether the document or the equation itself gives a name a meaning (a symbol, a
         #: definition, a function), as opposed to a vocabulary: its layer names yield to it
         self.own_name: Callable[[str], bool] = lambda n: n in self.local_fns or defined(n)
