@@ -273,6 +273,30 @@ def _own_word(p: ExprParser, word: str) -> bool:
     return p.own(word) and word not in BUILTIN_NAMES
 
 
+def _joined_name(p: ExprParser, word: str, last: Tok, k: int) -> tuple[int, str] | None:
+    """``running_mean``, ``sample_var`` written with a plain ``_`` (CS231n's docstrings): the
+    one name ``word_letters`` when the document itself declares or defines exactly that name
+    and the parts touch; (the index after it, the name) or None (then ``_`` is a subscript).
+    """
+    j, name, end = k, word, last.end
+    found = None
+    while j + 1 < len(p.toks) and p.toks[j].text == "_" and p.toks[j].start == end \
+            and _letter(p.toks[j + 1]) and p.toks[j + 1].start == p.toks[j].end:
+        j += 1
+        name += "_"
+        while j < len(p.toks) and _letter(p.toks[j]) and p.toks[j].start == p.toks[j - 1].end:
+            name += p.toks[j].text
+            j += 1
+        end = p.toks[j - 1].end
+        if p.own(name):
+            found = (j, name)
+    nxt = p.peek(found[0] - p.i) if found is not None else None
+    if nxt is not None and nxt.start == p.toks[found[0] - 1].end and (  # type: ignore[index]
+            nxt.text[0].isalnum() or nxt.text == "_"):
+        return None  # running_mean_x: more of the word follows
+    return found
+
+
 def _word_run(p: ExprParser, t: Tok) -> str | None:
     """A multi-letter name written as letters against each other (``momentum``,
     ``running\\_mean``), or None when the letters are a product of single letters.
@@ -290,6 +314,9 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
         k += 1
     word = "".join("_" if x.text == "\\_" else x.text for x in toks)
     after = p.peek(k - p.i)
+    if len(toks) > 1 and (joined := _joined_name(p, word, toks[-1], k)) is not None:
+        p.i, word = joined  # running_mean (plain _) where the document declares that name
+        return word
     if word in STATISTIC_WORDS and after is not None and after.text in ("[", "(") \
             and not p.defined(word):  # Var[x], MS[x], RMS(x): a statistic, applied
         if all(p.defined(x.text) for x in toks):

@@ -113,7 +113,7 @@ def read_layer_call(p: ExprParser, t: Tok, name: str) -> Expr | None:
     function the equation defines, or an unknown function).
     """
     from symnorm.lang.vocab import ALL_LAYER_NAMES, VOCABULARIES
-    if p.output is None:
+    if p.output is None or not p.layer_names:  # no layer here, or a map being named
         return None
     if name not in p.layer_names:
         layer, own = ALL_LAYER_NAMES[name], ", ".join(sorted(p.layer_names))

@@ -269,7 +269,13 @@ class ExprParser:
             bounds = [cont]
         else:
             self._function_header()
-            bounds = [(self.i, self.expr(), self.i)]
+            names = self.layer_names
+            if arrow is not None:  # x -> LN(x) = ...: the map's name, not the layer's output
+                self.layer_names = frozenset()
+            try:
+                bounds = [(self.i, self.expr(), self.i)]
+            finally:
+                self.layer_names = names
         if arrow is not None:
             var, tok = arrow
             head = bounds[0][1]

@@ -109,10 +109,13 @@ AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta", "offset": "
 #: (X - mean) / sqrt(variance + epsilon) + B``, cuDNN's ``output = scale*{input - mean \over
 #: ...}``): the conventional name each word spells.  The word takes
 #: that name's meaning only where the name has its vocabulary meaning (the document does not
-#: define it); ``output`` spells the vocabulary's output (``y``), ``input`` its input ``x``.
+#: define it); ``output`` (MXNet's ``out``) spells the vocabulary's output (``y``),
+#: ``input`` (MXNet's ``data``) its input ``x``.
 #: A document that defines or declares the word itself keeps its own name.
 WORD_NAMES = {"mean": "mu", "var": "variance", "input": "x", "inputs": "x",
-              "output": "y", "outputs": "y"}
+              "output": "y", "outputs": "y",
+              # MXNet's operator docstrings (LayerNorm: out = (data - mean(data, axis)) ...)
+              "data": "x", "out": "y"}
 #: Words that mean a statistic when an application bracket follows them (``mean(x^2)`` is
 #: ``\mathrm{E}[x^2]``, ``var(X)`` is ``\mathrm{Var}[X]``, ``rms(x)`` is
 #: ``\mathrm{RMS}(x)``), wherever the document does not define the word.
