@@ -26,7 +26,8 @@ from symnorm.lang.syntax import BinOp, Call, Expr, Name, Pos
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
 
-__all__ = ["double_affine", "foreign_symbol", "read_layer_call", "read_output_call", "upstream_gradients"]
+__all__ = ["double_affine", "foreign_symbol", "read_layer_call", "read_output_call",
+           "upstream_gradients"]
 
 
 def _written(e: object, children: Callable[[object], tuple[object, ...]]
