@@ -363,8 +363,8 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
                            reader.file, f"if {n} is the layer's input, gain or bias, make "
                            f"it the vocabulary's: `let {n} = x`, `let {n} = gamma` or "
                            f"`let {n} = beta` instead of declaring it, with `document use "
-                           f"...(affine=elementwise)` for a per-element one; or write \\gamma, \\beta; or define {out} "
-                           f"yourself (`let {out} = ...` before the equation)")
+                           f"...(affine=elementwise)` for a per-element one; or write "
+                           f"\\gamma, \\beta; or define {out} yourself (`let {out} = ...` before the equation)")
     if env.plain_output is None or not stating or any(t.text == "\\partial" for t in toks):
         return None
     written = {a for a in params if _writes_affine(toks, (a,), env.latex_aliases)}
