@@ -364,7 +364,8 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
                            f"it the vocabulary's: `let {n} = x`, `let {n} = gamma` or "
                            f"`let {n} = beta` instead of declaring it, with `document use "
                            f"...(affine=elementwise)` for a per-element one; or write "
-                           f"\\gamma, \\beta; or define {out} yourself (`let {out} = ...` before the equation)")
+                           f"\\gamma, \\beta; or define {out} yourself (`let {out} = ...` "
+                           "before the equation)")
     if env.plain_output is None or not stating or any(t.text == "\\partial" for t in toks):
         return None
     written = {a for a in params if _writes_affine(toks, (a,), env.latex_aliases)}
