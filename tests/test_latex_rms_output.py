@@ -211,10 +211,16 @@ def test_d2l_batchnorm_per_feature_gain_is_refused() -> None:
                for s, _, m in got), got
 
 
-def test_d2l_layer_norm_without_the_arrow_is_refused_for_its_parameter() -> None:
-    """LN(x) = (x - \\hat\\mu)/\\hat\\sigma with use layernorm, no arrow: the hats are read, but
-    the body uses the statistics of the document's x, not of its parameter.  (d2l's map
-    written with its arrow, x -> LN(x) = ..., is read: tests/test_latex_words_tensor.py.)"""
+def test_d2l_layer_norm_without_the_arrow_is_the_output() -> None:
+    """LN(x) = (x - \\hat\\mu)/\\hat\\sigma with use layernorm, no arrow: the layer's name
+    applied to the input x is the output (tests/test_latex_layer_names.py), here without
+    affine parameters; d2l's sigma-hat holds eps, so it is proved, and a doubled eps refuted.
+    (d2l's map written with its arrow, x -> LN(x) = ..., is read:
+    tests/test_latex_words_tensor.py.)"""
     got = rows(LN + "\nlet n = d", r"\textrm{LN}(\mathbf{x}) = "
                                    r"\frac{\mathbf{x} - \hat{\mu}}{\hat\sigma},")
-    assert any(s == "error" and "the body uses the document's x" in m for s, _, m in got), got
+    assert [s for s, _, _ in got if s != "defined"] == ["proved"], got
+    assert got[0][1] == "y_noaffine == (x - muhat * ones) / sigmahat", got
+    got = rows(LN + "\nlet n = d", r"\textrm{LN}(\mathbf{x}) = "
+                                   r"\frac{\mathbf{x} - \hat{\mu}}{2\hat\sigma},")
+    assert "refuted" in [s for s, _, _ in got], got

@@ -126,6 +126,10 @@ class Scope:
     shadowed: dict[str, _Def] = field(default_factory=dict)
     #: local definitions whose block has ended: name -> why it is gone (for the error)
     gone: dict[str, str] = field(default_factory=dict)
+    #: ``let B = beta`` where ``beta`` is only a LaTeX name of the block's vocabulary (no
+    #: claim-language meaning): alias -> (the LaTeX name, the line of the let); LaTeX
+    #: equations read the alias as that name
+    latex_aliases: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: (local, settings note, use text) while a `use` adds its lines
     _using: tuple[bool, str, str] | None = None
     #: while a `use` with options adds its lines: the names only its options declare
@@ -390,6 +394,13 @@ class Scope:
         if st.name in self.scalars or st.name in self.vectors or st.name in self.matrices:
             raise self._err(f"{st.name!r} is already declared as a symbol", st.pos,
                             "choose another name for the definition")
+        if st.name in self.latex_aliases:
+            raise self._err(f"{st.name!r} is already defined (line "
+                            f"{self.latex_aliases[st.name][1]})", st.pos)
+        target = self._latex_only(st)
+        if target is not None:
+            self.latex_aliases[st.name] = (target, st.pos.line)
+            return
         local, settings, deps = self._dependence(st.body, st.params)
         if self._using is not None:  # a vocabulary line: its `use` decides
             local = local or self._using[0]
@@ -445,6 +456,21 @@ class Scope:
                 raise self._err("definition nested too deeply", st.pos) from None
             raise
         self.gone.pop(st.name, None)
+
+    def _latex_only(self, st: Let) -> str | None:
+        """The LaTeX name ``let B = beta`` makes ``B`` an alias of, when ``beta`` has no
+        claim-language meaning here but the block's vocabulary gives it one in LaTeX
+        (``beta``, ``gamma`` of ``use layernorm``, its output ``y``, ``mu``); else None."""
+        from .vocab import LATEX_AFFINE, LATEX_MEANINGS, LATEX_OUTPUT
+        body = st.body
+        if st.params or self._using is not None or not isinstance(body, Name) \
+                or self.is_defined(body.id):
+            return None
+        for v in self.latex_vocabs():
+            if body.id in LATEX_MEANINGS.get(v, {}) or body.id in LATEX_AFFINE.get(v, ()) \
+                    or body.id == LATEX_OUTPUT.get(v):
+                return body.id
+        return None
 
     def _meaning(self, st: Let) -> Expr:
         """A definition's body with every name in it expanded as the scope stands now."""
@@ -631,6 +657,12 @@ class Scope:
             raise self._err(f"{e.id!r} is a function", e.pos, f"call it as {e.id}(...)")
         if e.id in self.gone:
             raise self._gone_error(e.id, e.pos)
+        if e.id in self.latex_aliases:
+            target, line = self.latex_aliases[e.id]
+            raise self._err(f"{e.id!r} is the alias of {target} (line {line}), which has a "
+                            "meaning only in LaTeX equations of this vocabulary", e.pos,
+                            f"use {e.id} in a LaTeX equation, or declare {target} "
+                            f"(`scalar {target}`) or define it before `let {e.id} = {target}`")
         raise self._err(f"unknown name {e.id!r}", e.pos,
                         _in_vocabularies(e.id) +
                         f"declare it (`scalar {e.id}`, `vector {e.id}`), define it "

@@ -163,6 +163,10 @@ class LatexEnv:
     definition: Callable[[str], Expr | None] = lambda n: None
     #: whether a name is a function the document defines itself (``let F(t) = ...``)
     own_function: Callable[[str], bool] = lambda n: False
+    #: the names sources give the block's layers (vocab.LAYER_NAMES): NAME(x) is the output
+    layer_names: frozenset[str] = frozenset()
+    #: ``let B = beta`` of a symnorm block, beta only a LaTeX name of the vocabulary: B -> beta
+    latex_aliases: dict[str, str] = field(default_factory=dict)
 
 
 def parse_latex_equation(
@@ -199,6 +203,11 @@ def parse_latex_equation(
     if out is not None and (reader._vocab(out) or reader.env.vocab_let(out)):
         parser.output = out
     parser.layer = reader.env.layer
+    parser.aliases = dict(reader.env.latex_aliases)
+    parser.layer_names = reader.env.layer_names if parser.output is not None else frozenset()
+    parser.own_name = lambda n: n in parser.local_fns or n in reader.lets \
+        or reader.env.own_function(n) or reader.env.kind(n) in ("scalar", "vector", "matrix") \
+        or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
     parser.sets = dict(reader.env.sets)
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
@@ -357,11 +366,15 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
                 # vocabulary's gamma; comparing with gamma*N(x) + beta would refute it
                 raise _err(f"{out} = ... uses {n}, declared by the document, while the "
                            f"vocabulary's output {out} is {env.meanings[out]}", r.pos,
-                           reader.file, f"write the vocabulary's parameters (\\gamma, \\beta) "
-                           f"or define {out} yourself (`let {out} = ...` before the equation)")
+                           reader.file, f"if {n} is the layer's input, gain or bias, make "
+                           f"it the vocabulary's: `let {n} = x`, `let {n} = gamma` or "
+                           f"`let {n} = beta` instead of declaring it, with `document use "
+                           f"...(affine=elementwise)` for a per-element one; or write "
+                           f"\\gamma, \\beta; or define {out} yourself (`let {out} = ...` "
+                           "before the equation)")
     if env.plain_output is None or not stating or any(t.text == "\\partial" for t in toks):
         return None
-    written = {a for a in params if _writes_affine(toks, (a,))}
+    written = {a for a in params if _writes_affine(toks, (a,), env.latex_aliases)}
     for r in raws:
         if r not in stating and out in names_in(r.left):
             return None
@@ -466,6 +479,7 @@ class _Equation:
 
     def defined(self, name: str) -> bool:
         return (name in self.sizes or name in BUILTIN_NAMES or name in self.lets
+                or name in self.env.latex_aliases
                 or bool(self.is_defined(name))
                 or self._vocab(name))
 
@@ -1350,10 +1364,13 @@ def _placed(e: Any, pos: Pos) -> Any:
     return e
 
 
-def _writes_affine(toks: list[Any], affine: tuple[str, ...]) -> bool:
+def _writes_affine(toks: list[Any], affine: tuple[str, ...],
+                   aliases: dict[str, str] | None = None) -> bool:
     """Whether the equation writes an affine parameter (``\\gamma``, ``\\text{beta}``, a
-    derivative by one): then the output name keeps its affine meaning."""
+    derivative by one, an alias ``g`` of ``let g = gamma``): then the output name keeps its
+    affine meaning."""
     names = {GREEK.get(t.text, t.text) for t in toks}
+    names |= {aliases[n] for n in names if n in (aliases or {})}
     letters = "".join(t.text for t in toks if len(t.text) == 1)
     return any(a in names or a in letters for a in affine)
 

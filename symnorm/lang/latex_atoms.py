@@ -26,7 +26,7 @@ from symnorm.lang.latex_index import (
     MatrixEntry,
     Partial,
 )
-from symnorm.lang.latex_output import read_output_call
+from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
 from symnorm.lang.latex_tokens import (
     ACCENTS,
@@ -41,7 +41,7 @@ from symnorm.lang.latex_tokens import (
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
-from symnorm.lang.vocab import WORD_STATISTICS
+from symnorm.lang.vocab import ALL_LAYER_NAMES, WORD_STATISTICS
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -282,6 +282,30 @@ def _own_word(p: ExprParser, word: str) -> bool:
     return p.own(word) and word not in BUILTIN_NAMES
 
 
+def _joined_name(p: ExprParser, word: str, last: Tok, k: int) -> tuple[int, str] | None:
+    """``running_mean``, ``sample_var`` written with a plain ``_`` (CS231n's docstrings): the
+    one name ``word_letters`` when the document itself declares or defines exactly that name
+    and the parts touch; (the index after it, the name) or None (then ``_`` is a subscript).
+    """
+    j, name, end = k, word, last.end
+    found = None
+    while j + 1 < len(p.toks) and p.toks[j].text == "_" and p.toks[j].start == end \
+            and _letter(p.toks[j + 1]) and p.toks[j + 1].start == p.toks[j].end:
+        j += 1
+        name += "_"
+        while j < len(p.toks) and _letter(p.toks[j]) and p.toks[j].start == p.toks[j - 1].end:
+            name += p.toks[j].text
+            j += 1
+        end = p.toks[j - 1].end
+        if p.own(name):
+            found = (j, name)
+    nxt = p.peek(found[0] - p.i) if found is not None else None
+    if nxt is not None and nxt.start == p.toks[found[0] - 1].end and (  # type: ignore[index]
+            nxt.text[0].isalnum() or nxt.text == "_"):
+        return None  # running_mean_x: more of the word follows
+    return found
+
+
 def _word_run(p: ExprParser, t: Tok) -> str | None:
     """A multi-letter name written as letters against each other (``momentum``,
     ``running\\_mean``), or None when the letters are a product of single letters.
@@ -299,6 +323,9 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
         k += 1
     word = "".join("_" if x.text == "\\_" else x.text for x in toks)
     after = p.peek(k - p.i)
+    if len(toks) > 1 and (joined := _joined_name(p, word, toks[-1], k)) is not None:
+        p.i, word = joined  # running_mean (plain _) where the document declares that name
+        return word
     if word in STATISTIC_WORDS and after is not None and after.text in ("[", "(") \
             and not p.defined(word):  # Var[x], MS[x], RMS(x): a statistic, applied
         if all(p.defined(x.text) for x in toks):
@@ -342,6 +369,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "letters (a\\,b) for the product")
         p.i = k
         return word
+    if word in ALL_LAYER_NAMES and after is not None and after.text == "(" \
+            and not p.own_name(word):  # RMSNorm(x): a layer's name
+        p.i = k
+        return word
     spelled = None if _own_word(p, word) else p.word_name(word)
     if spelled is not None:  # mean, variance, output: the vocabulary's mu, variance, y
         if all(p.defined(x.text) for x in toks):
@@ -360,6 +391,8 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
 
 def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     """Scripts, calls and powers after an atom."""
+    if kind in ("name", "func") and str(val) in p.aliases:
+        kind, val = "name", p.aliases[str(val)]  # let Y = y: Y is the vocabulary's y
     pos = p.pos(t)
     if kind in ("name", "func") and str(val) in _STATISTICS and p.at("[", "(") and (
             kind == "func" and val != "MS" or not p.defined(str(val))):
@@ -382,6 +415,10 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         f"({name}(y) = ...); declare `scalar {name}` for a product")
         if kind == "name" and name == p.output and p.at("("):
             return _apply(read_output_call(p, t, name), _scripts_no_sub(p, t), t, p)
+        if name in ALL_LAYER_NAMES and p.at("(") and not p.own_name(name):
+            layer = read_layer_call(p, t, name)  # \mathrm{RMSNorm}(x): the output
+            if layer is not None:
+                return _apply(layer, _scripts_no_sub(p, t), t, p)
         if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
                 and name not in p.local_fns and not p.free_symbol(name)
                 and not p.is_dimension(name)):

@@ -18,6 +18,7 @@ from .parser import parse_expression
 from .syntax import Expr, Name, Pos
 from .vocab import (
     LATEX_CLAIM_NAMES,
+    LAYER_NAMES,
     LATEX_FUNCTIONS,
     LATEX_GAIN_OUTPUT,
     LATEX_PLAIN_OUTPUT,
@@ -200,6 +201,8 @@ def latex_env(scope: Scope) -> LatexEnv:
                     plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
+                    layer_names=frozenset(n for v in vocabs for n in LAYER_NAMES.get(v, ())),
+                    latex_aliases={a: t for a, (t, _) in scope.latex_aliases.items()},
                     reaches=reaches,
                     conflicts=conflicts,
                     sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()})

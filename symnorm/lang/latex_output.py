@@ -8,7 +8,8 @@ weight ``w``) compares the source's layer with one in which that symbol does not
 true formula would be refuted.  Such a relation is an error naming the symbol, with the fix
 (make the symbol the vocabulary's gain, or write the vocabulary's parameter).  So is a
 product of the output and its gain (``\\gamma y``: the gain twice), and the output called on
-anything but its input (``y(x)`` is y, ``y(t)`` has no meaning).
+anything but its input (``y(x)`` is y, ``y(t)`` has no meaning); a layer's name applied
+to the input (``\\mathrm{RMSNorm}(x)``) is the output too.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from symnorm.lang.syntax import BinOp, Call, Expr, Name, Pos
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
 
-__all__ = ["double_affine", "foreign_symbol", "read_output_call", "upstream_gradients"]
+__all__ = ["double_affine", "foreign_symbol", "read_layer_call", "read_output_call",
+           "upstream_gradients"]
 
 
 def _written(e: object, children: Callable[[object], tuple[object, ...]]
@@ -77,9 +79,9 @@ def foreign_symbol(written: tuple[object, object], read: tuple[Expr, Expr], *, o
                 f"{bad}{through}, declared by the document: {bad} does not occur in {out}, so "
                 f"the source's layer would be compared with another one", file, pos.line,
                 pos.col,
-                f"if {bad} is the layer's gain, make it the vocabulary's: `document use "
-                f"...(affine=elementwise)` and `let {bad} = gamma` instead of declaring it, or "
-                f"write \\gamma")
+                f"if {bad} is the layer's gain, make it the vocabulary's: `let {bad} = gamma` "
+                f"instead of declaring it (a scalar gain), with `document use "
+                f"...(affine=elementwise)` for a per-element one; or write \\gamma")
     return None
 
 
@@ -99,6 +101,35 @@ def read_output_call(p: ExprParser, t: Tok, name: str) -> Expr:
                 f"function, so {name} applied to another argument has no meaning", t,
                 f"write {name} or {name}(x) for the output at x; for the layer at another "
                 f"input define a function of it (F(t) = ..., `let F(t) = ...`)")
+
+
+def read_layer_call(p: ExprParser, t: Tok, name: str) -> Expr | None:
+    """``\\mathrm{RMSNorm}(x)``, ``LN(x)``: a layer's name applied to the vocabulary's input
+    is the layer's output (read as the output name, so the equation's affine parameters
+    choose its meaning as for ``y``).
+
+    The name of another layer (``BatchNorm`` with ``use layernorm``) is an error.  None
+    (nothing consumed) for the block's layer applied to another argument, and where no
+    layer vocabulary gives the output its meaning: the name then reads as before (a
+    function the equation defines, or an unknown function).
+    """
+    from symnorm.lang.vocab import ALL_LAYER_NAMES, VOCABULARIES
+    if p.output is None or not p.layer_names:  # no layer here, or a map being named
+        return None
+    if name not in p.layer_names:
+        layer, own = ALL_LAYER_NAMES[name], ", ".join(sorted(p.layer_names))
+        fix = f"`use {layer}`" if layer in VOCABULARIES else f"no vocabulary models {layer}"
+        raise p.err(f"{name}(...) is a name of the layer {layer}, not of this block's layer "
+                    f"(named {own})", t,
+                    f"write the block's layer ({own}); for {layer}: {fix}; to define a "
+                    f"function of that name write `let {name}(t) = ...` first")
+    start = p.i
+    opener = p.next()
+    args, batch = p.call_args(opener)
+    if batch is None and len(args) == 1 and isinstance(args[0], Name) and args[0].id == "x":
+        return Name(p.output, p.pos(t))
+    p.i = start
+    return None
 
 
 def double_affine(raw: tuple[object, object], out: str, gains: set[str],

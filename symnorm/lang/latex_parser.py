@@ -120,6 +120,15 @@ class ExprParser:
         #: whether the document declares an upstream gradient in differential notation
         #: (``vector dy``): then ``d\hat x``, ``d\sigma^2`` are adjoints, not errors
         self.differentials = False
+        #: the names of the block's layer (``RMSNorm``, ``LN``) when its output has its
+        #: vocabulary meaning: NAME(x) reads as the output
+        self.layer_names: frozenset[str] = frozenset()
+        #: names a symnorm block made aliases of the vocabulary's LaTeX-only names
+        #: (``let Y = y``): each reads as that name
+        self.aliases: dict[str, str] = {}
+        #: whether the document or the equation itself gives a name a meaning (a symbol, a
+        #: definition, a function), as opposed to a vocabulary: its layer names yield to it
+        self.own_name: Callable[[str], bool] = lambda n: n in self.local_fns or defined(n)
 
     # --- tokens -------------------------------------------------------------------------
 
@@ -263,7 +272,13 @@ class ExprParser:
             bounds = [cont]
         else:
             self._function_header()
-            bounds = [(self.i, self.expr(), self.i)]
+            names = self.layer_names
+            if arrow is not None:  # x -> LN(x) = ...: the map's name, not the layer's output
+                self.layer_names = frozenset()
+            try:
+                bounds = [(self.i, self.expr(), self.i)]
+            finally:
+                self.layer_names = names
         if arrow is not None:
             var, tok = arrow
             head = bounds[0][1]

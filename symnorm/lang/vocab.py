@@ -109,10 +109,13 @@ AFFINE_WORDS = {"weight": "gamma", "scale": "gamma", "bias": "beta", "offset": "
 #: (X - mean) / sqrt(variance + epsilon) + B``, cuDNN's ``output = scale*{input - mean \over
 #: ...}``): the conventional name each word spells.  The word takes
 #: that name's meaning only where the name has its vocabulary meaning (the document does not
-#: define it); ``output`` spells the vocabulary's output (``y``), ``input`` its input ``x``.
+#: define it); ``output`` (MXNet's ``out``) spells the vocabulary's output (``y``),
+#: ``input`` (MXNet's ``data``) its input ``x``.
 #: A document that defines or declares the word itself keeps its own name.
 WORD_NAMES = {"mean": "mu", "var": "variance", "input": "x", "inputs": "x",
-              "output": "y", "outputs": "y"}
+              "output": "y", "outputs": "y",
+              # MXNet's operator docstrings (LayerNorm: out = (data - mean(data, axis)) ...)
+              "data": "x", "out": "y"}
 #: Words that mean a statistic when an application bracket follows them (``mean(x^2)`` is
 #: ``\mathrm{E}[x^2]``, ``var(X)`` is ``\mathrm{Var}[X]``, ``rms(x)`` is
 #: ``\mathrm{RMS}(x)``), wherever the document does not define the word.
@@ -182,6 +185,24 @@ LATEX_FUNCTIONS: dict[str, dict[str, tuple[str, str]]] = {
 #: Sets a vocabulary names in LaTeX: set letter -> the vector whose entries it holds
 #: (``use batchnorm``: the mini-batch B of Ioffe and Szegedy holds the entries of x).
 LATEX_SETS: dict[str, dict[str, str]] = {"batchnorm": {"B": "x"}}
+#: The names sources give each vocabulary's layer (``\\mathrm{RMSNorm}(x)``, ``LN(x)``,
+#: ``\\operatorname{BN}(x)``): applied to the vocabulary's input x, the layer's output (as
+#: ``y(x)``), where the document does not define the name.  A vocabulary's own function of
+#: that name (``BN`` of ``use batchnorm``) keeps its meaning.
+LAYER_NAMES: dict[str, frozenset[str]] = {
+    "layernorm": frozenset({"LayerNorm", "LN", "LayerNormalization"}),
+    "batchnorm": frozenset({"BatchNorm", "BN", "BatchNormalization", "BatchNorm1d"}),
+    "rmsnorm": frozenset({"RMSNorm", "RMSNormalization"}),
+}
+#: Names of layers no vocabulary models (their use under another vocabulary is an error).
+OTHER_LAYER_NAMES: dict[str, str] = {"GroupNorm": "GroupNorm", "GN": "GroupNorm",
+                                     "GroupNormalization": "GroupNorm",
+                                     "InstanceNorm": "InstanceNorm",
+                                     "InstanceNormalization": "InstanceNorm"}
+#: Every layer name, with the layer it names.
+ALL_LAYER_NAMES: dict[str, str] = {
+    **OTHER_LAYER_NAMES,
+    **{n: v for v, names in LAYER_NAMES.items() for n in names}}
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
                                             "batchnorm": ("gamma", "beta"),

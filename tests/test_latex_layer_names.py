@@ -1,0 +1,122 @@
+r"""A layer's name applied to its input is the layer's output (``\mathrm{RMSNorm}(x)``,
+``\text{LayerNorm}(x)``, ``\operatorname{BN}(x)``, ``LN(x)``): each true formula is proved,
+each one-token false variant refuted, with the truth computed by PyTorch's functional
+layers (``test_latex_real_world2``); another layer's name is a located error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_latex_real_world2 import _X, BETA, EPS, GAMMA, _bn, _ln, _rms, _same, verdicts
+
+_LN_RHS = r"\gamma \frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}} + \beta"
+_RMS_RHS = r"\frac{x}{\sqrt{\frac{1}{d}\sum_i x_i^2 + \epsilon}}"
+
+#: (preamble, LaTeX, the numpy truth of the formula as written)
+CASES = {
+    "ln.mathrm": ("use layernorm", r"\mathrm{LN}(x) = " + _LN_RHS,
+                  lambda: _same(GAMMA * (_X - _X.mean()) / np.sqrt(_X.var() + EPS) + BETA,
+                                GAMMA * _ln(_X) + BETA)),
+    "ln.plain": ("use layernorm", "LN(x) = " + _LN_RHS, lambda: True),
+    "ln.text": ("use layernorm", r"\text{LayerNorm}(x) = " + _LN_RHS, lambda: True),
+    "ln.bold": ("use layernorm", r"\operatorname{LayerNorm}(\mathbf{x}) = " + _LN_RHS,
+                lambda: True),
+    # with neither gain nor bias written, the output is the layer without affine parameters
+    "ln.noaffine": ("use layernorm", r"\mathrm{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + "
+                    r"\epsilon}}", lambda: _same((_X - _X.mean()) / np.sqrt(_X.var() + EPS),
+                                                  _ln(_X))),
+    "bn.operatorname": ("use batchnorm", r"\operatorname{BN}(x) = " + _LN_RHS,
+                        lambda: _same(GAMMA * (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
+                                      + BETA, GAMMA * _bn(_X) + BETA)),
+    "bn.word": ("use batchnorm", r"\mathrm{BatchNorm}(x) = " + _LN_RHS, lambda: True),
+    "rms.gain": ("use rmsnorm", r"\mathrm{RMSNorm}(x) = " + _RMS_RHS + r" \gamma",
+                 lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * GAMMA, _rms(_X) * GAMMA)),
+    "rms.plain": ("use rmsnorm", r"\mathrm{RMSNorm}(x) = " + _RMS_RHS,
+                  lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS), _rms(_X))),
+    "rms.affine": ("use rmsnorm", r"\mathrm{RMSNorm}(x) = " + _RMS_RHS + r" \gamma + \beta",
+                   lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * GAMMA + BETA,
+                                 _rms(_X) * GAMMA + BETA)),
+    # on the right-hand side too: the output stated through the layer's name
+    "ln.right": ("use layernorm", r"y = \mathrm{LN}(x)", lambda: True),
+}
+
+#: key: (token, replacement, numpy check that the variant is false)
+VARIANTS = {
+    "ln.mathrm": (r"+ \beta", r"- \beta",
+                  lambda: _same(GAMMA * _ln(_X) - BETA, GAMMA * _ln(_X) + BETA)),
+    "ln.plain": (r"\sigma^2 + \epsilon", r"\sigma^2 + 2\epsilon",
+                 lambda: _same(GAMMA * _ln(_X, eps=2 * EPS) + BETA, GAMMA * _ln(_X) + BETA)),
+    "ln.text": (r"\gamma \frac", r"\gamma^2 \frac",
+                lambda: _same(GAMMA ** 2 * _ln(_X) + BETA, GAMMA * _ln(_X) + BETA)),
+    "bn.operatorname": (r"x - \mu", r"x + \mu",
+                        lambda: _same(GAMMA * (_X + _X.mean()) / np.sqrt(_X.var() + EPS)
+                                      + BETA, GAMMA * _bn(_X) + BETA)),
+    "rms.gain": (r"\frac{1}{d}", r"\frac{2}{d}",
+                 lambda: _same(_X / np.sqrt(2 * np.mean(_X ** 2) + EPS) * GAMMA,
+                               _rms(_X) * GAMMA)),
+    # dropping the mean's 1/d: the sum of squares
+    "rms.plain": (r"\frac{1}{d}", "", lambda: _same(_X / np.sqrt(np.sum(_X ** 2) + EPS),
+                                                     _rms(_X))),
+    "rms.affine": (r"+ \beta", r"+ 2\beta",
+                   lambda: _same(_rms(_X) * GAMMA + 2 * BETA, _rms(_X) * GAMMA + BETA)),
+}
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_layer_name_on_the_input_is_the_output(key: str) -> None:
+    preamble, latex, truth = CASES[key]
+    assert truth() is True
+    got = verdicts(preamble, latex)
+    claims = [s for _, s, _ in got if s != "defined"]
+    assert claims and set(claims) == {"proved"}, got
+
+
+@pytest.mark.parametrize("key", sorted(VARIANTS))
+def test_one_token_false_variant_is_refuted(key: str) -> None:
+    preamble, latex, _ = CASES[key]
+    old, new, numeric = VARIANTS[key]
+    assert latex.count(old) == 1 and numeric() is False
+    got = verdicts(preamble, latex.replace(old, new))
+    assert "refuted" in [s for _, s, _ in got], got
+
+
+def _error(preamble: str, latex: str) -> str:
+    got = verdicts(preamble, latex)
+    errors = [m for _, s, m in got if s == "error"]
+    assert errors, got
+    return errors[0]
+
+
+@pytest.mark.parametrize("preamble, latex, layer, col", [
+    ("use layernorm", r"\mathrm{BatchNorm}(x) = " + _LN_RHS, "batchnorm", 1),
+    ("use layernorm", r"y = \operatorname{BN}(x)", "batchnorm", 5),
+    ("use batchnorm", r"\text{LayerNorm}(x) = " + _LN_RHS, "layernorm", 1),
+    ("use rmsnorm", r"\mathrm{LN}(x) = x", "layernorm", 1),
+    ("use layernorm", r"\mathrm{GroupNorm}(x) = x", "GroupNorm", 1),
+])
+def test_another_layers_name_is_a_located_error(preamble, latex, layer, col) -> None:
+    msg = _error(preamble, latex)
+    assert f"is a name of the layer {layer}, not of this block's layer" in msg, msg
+    assert f"rw2.md:6:{col}:" in msg, msg
+    fix = f"`use {layer}`" if layer != "GroupNorm" else "no vocabulary models GroupNorm"
+    assert fix in msg, msg
+
+
+def test_layer_name_on_another_argument_is_not_the_output() -> None:
+    # LN(a) = ... defines a function of a (as before); it is not a claim about y
+    got = verdicts("use layernorm\nvector a", r"\mathrm{LN}(a) = a")
+    assert [s for _, s, _ in got] == ["defined"], got
+    # the vocabulary's own map BN(v) of use batchnorm keeps its meaning on another vector:
+    # shift invariance holds (eps > 0 included), scale invariance does not (eps > 0)
+    shift = r"\operatorname{BN}(v + 2\mathbf{1}) = \operatorname{BN}(v)"
+    got = verdicts("use batchnorm\nvector v", shift)
+    assert [s for _, s, _ in got if s != "defined"] == ["proved"], got
+    got = verdicts("use batchnorm\nvector v", r"\operatorname{BN}(2 v) = \operatorname{BN}(v)")
+    assert "refuted" in [s for _, s, _ in got], got
+
+
+def test_the_documents_own_function_keeps_its_name() -> None:
+    got = verdicts("use layernorm\nlet LN(t) = 2*t", r"\mathrm{LN}(x) = 2x")
+    assert [s for _, s, _ in got if s != "defined"] == ["proved"], got
+    got = verdicts("use layernorm\nlet LN(t) = 2*t", r"\mathrm{LN}(x) = 3x")
+    assert "refuted" in [s for _, s, _ in got], got
