@@ -8,8 +8,8 @@ Usage::
     python3 benchmarks/bench_speed.py --only derive512  # derive --d 512 (minutes; not default)
 
 The default baseline, f678d26, is main just before the second round of speed work was
-merged: the oldest commit that reads today's ``derivations/`` (33ec5e2, the round's merge
-base, ends 4 claims of it in ``error``, so its verdicts are not comparable).  The baseline is
+merged, a commit that reads today's ``derivations/`` (33ec5e2, the round's merge base,
+ends 4 claims of it in ``error`` and reads 3 fewer, so its verdicts are not comparable).  The baseline is
 the package as it was at ``REV`` (``git archive`` into a temporary folder);
 both trees run the same commands in fresh processes, one after the other, so machine load
 affects both alike (the figures are wall-clock seconds on a shared machine: compare the
