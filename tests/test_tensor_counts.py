@@ -59,3 +59,19 @@ def test_a_count_is_the_capitals_of_the_summed_indices(vocab, axes, summed, coun
 
 def test_truth_table_is_not_trivial() -> None:
     assert {_holds(c[1], c[2], c[3]) for c in CASES} == {True, False}
+
+
+def test_the_vocabularys_count_is_not_read_in_tensor_notation() -> None:
+    # batchnorm's m is the mini-batch size d of its vector; under \sum_{nh} of a tensor the
+    # sources' m (Ioffe's mini-batch size N) and the N*H summed here are different counts
+    text = ("```symnorm\nuse batchnorm\n```\n\n```latex a\n"
+            r"\mu(c, w) = \frac{1}{m} \sum\limits_{nh} src(n, c, h, w)" "\n```\n")
+    got = [(v.status, v.message) for v in check_text(text, "t.md", sandbox=False).verdicts
+           if v.status != "defined"]
+    assert [s for s, _ in got] == ["error"], got
+    assert "t.md:6:22:" in got[0][1] and "write NH" in got[0][1], got
+    # the document's own name of d is its call
+    own = text.replace("use batchnorm", "use batchnorm\nlet K = d").replace(
+        r"\frac{1}{m}", r"\frac{1}{K}")
+    assert [v.status for v in check_text(own, "t.md", sandbox=False).verdicts
+            if v.status != "defined"] == ["proved"]

@@ -167,6 +167,8 @@ class LatexEnv:
     layer_names: frozenset[str] = frozenset()
     #: ``let B = beta`` of a symnorm block, beta only a LaTeX name of the vocabulary: B -> beta
     latex_aliases: dict[str, str] = field(default_factory=dict)
+    #: the vocabulary's names of the dimension defined as ``d`` (batchnorm's ``m``)
+    vocab_counts: frozenset[str] = frozenset()
 
 
 def parse_latex_equation(
@@ -295,12 +297,18 @@ def _tensor_rows(raws: list[RawRel], reader: _Equation, file: str) -> list[RawRe
         input="x" if out is not None and reader.kind("x") == "vector" else None, output=out,
         kind=reader.kind, shape=lambda n: reader._shape(Name(n, Pos(1, 1)), set()),
         defined=reader.defined, own=lambda n: bool(reader.is_defined(n)) or n in reader.lets,
-        vocab_count=lambda n: reader._vocab(n) and isinstance(reader.env.meanings.get(n), Name)
-        and reader.env.meanings[n].id == "d")
+        vocab_count=lambda n: n != "d" and (reader._vocab(n) and _is_d(
+            reader.env.meanings.get(n)) or n in reader.env.vocab_counts
+            and reader.env.vocab_let(n)))
     sides, _, sizes = read_tensor_notation([(r.left, r.right) for r in raws], names, file,
                                            raws[0].pos if raws else Pos(1, 1))
     reader.sizes = tuple(n for n in sizes if not reader.defined(n))
     return [replace(r, left=left, right=right) for r, (left, right) in zip(raws, sides)]
+
+
+def _is_d(e: object) -> bool:
+    """Whether a vocabulary's definition is the dimension itself (batchnorm's ``m = d``)."""
+    return isinstance(e, Name) and e.id == "d"
 
 
 def _one_size_name(parser: ExprParser, raws: list[RawRel], reader: _Equation, file: str

@@ -203,6 +203,9 @@ def latex_env(scope: Scope) -> LatexEnv:
                     layer=scope.layer, dimension=scope.d_value,
                     layer_names=frozenset(n for v in vocabs for n in LAYER_NAMES.get(v, ())),
                     latex_aliases={a: t for a, (t, _) in scope.latex_aliases.items()},
+                    vocab_counts=frozenset(
+                        n for n, let in scope.lets.items() if not let.stmt.params
+                        and isinstance(let.expanded, Name) and let.expanded.id == "d"),
                     reaches=reaches,
                     conflicts=conflicts,
                     sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()})
