@@ -441,3 +441,13 @@ def test_a_local_partial_through_a_function_that_uses_the_node_is_refused() -> N
     for latex in (r"\frac{\partial w}{\partial a} = I", r"\frac{\partial w}{\partial a} = 2 I"):
         msg = _error(latex, pre)
         assert "w is computed with the document's function F" in msg, msg
+
+
+def test_a_node_name_of_another_vocabulary_is_no_node_here() -> None:
+    # red team 12: under use layernorm \mu_\mathcal{B} = ... defines a new mu_B (the name has
+    # no layernorm meaning), so a partial by it must not be the mean's adjoint either
+    line = (r"\frac{\partial \ell}{\partial \mu_\mathcal{B}} = -\frac{1}{\sqrt{\sigma^2+"
+            r"\epsilon}} \sum_i \frac{\partial \ell}{\partial \hat x_i}")
+    msg = _error(line, "use layernorm\nvector dl_dy")
+    assert "the document has no quantity mu_B" in msg, msg
+    assert claims(line, "use batchnorm\nvector dl_dy") == ["proved"]

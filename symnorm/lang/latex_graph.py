@@ -334,6 +334,10 @@ def _read_partial(reader: Any, pt: Partial) -> object | None:
     if r.env.definition(p.var) is not None or p.var in r.lets:
         return read_document_partial(r, p)  # the document's own definition: its graph
     var_key = node_key(graph, output, p.var, p.var_power)
+    if var_key is not None and not _named_here(r, p.var, output):
+        # \mu_\mathcal{B} under use layernorm: a node's name of another vocabulary, which
+        # an equation here would define afresh; a partial by it must not mean the node
+        var_key = None
     if var_key is None or r.kind(p.var) in ("scalar", "vector", "matrix"):
         if p.var in ("sigma", "sigma_B", "sigma_beta") and p.var_power is None \
                 and r.kind(p.var) == "let":
@@ -345,6 +349,8 @@ def _read_partial(reader: Any, pt: Partial) -> object | None:
     pos = p.pos
     _refuse_own_nodes(r, p, graph)
     num_key = node_key(graph, output, p.num, p.num_power)
+    if num_key is not None and not _named_here(r, p.num, output):
+        num_key = None
     var_shape = graph.node(var_key).shape
     var_kind = "scalar" if var_shape == "scalar" else "vector"
     if num_key is not None and r.defined(p.num):
@@ -515,6 +521,17 @@ def _refuse_functions(r: Any, e: Expr, n: str, what: str, named: str, pos: Pos) 
                    "through which the computation graph is not followed", pos, r.file,
                    f"write {n} without the function, or define {named} "
                    f"yourself (`let {named} = ...` before the equation)")
+
+
+def _named_here(r: Any, name: str, output: str) -> bool:
+    """Whether ``name`` has its vocabulary meaning in this block, so that a graph node's name
+    means the node: the same name in an equation of the block is a claim about it, never a
+    fresh definition (red team 12: ``\mu_\mathcal{B} = ...`` was defined under use
+    layernorm while ``\partial\ell/\partial\mu_\mathcal{B}`` was the mean's adjoint)."""
+    vocab_definition = r.kind(name) == "let" and r.env.definition(name) is None \
+        and name not in r.lets  # rmsnorm's r: the vocabulary's claim-language definition
+    return name == output or bool(r._vocab(name)) or bool(r.env.vocab_let(name)) \
+        or vocab_definition
 
 
 def subst_names(e: Expr, mapping: dict[str, Expr]) -> Expr:
