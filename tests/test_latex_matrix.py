@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 from test_latex_real_world2 import _DY, EPS, GAMMA, _jac, _same, _var, _X, _xhat, verdicts
 
+from symnorm.check.run import check_text
+
 Q = Fraction
 M = len(_X)
 _A = np.array([[float(Q(v)) for v in row] for row in
@@ -220,3 +222,18 @@ def test_two_index_refusals_are_located(preamble: str, latex: str, fragment: str
     line = 5 + len(preamble.splitlines())  # the fences, the preamble, the latex fence
     column = latex.index(at) + 1
     assert errors[0].startswith(f"rw2.md:{line}:{column}:"), (errors[0], column)
+
+
+def test_a_column_of_a_data_matrix_is_not_a_row() -> None:
+    # red team 12: with X = [[1, 2], [3, 4]] the column mean (1/F) sum_j X_ji at i = 1 is 2,
+    # the row mean 1.5; the column form was proved as the row's mean
+    X = np.array([[1.0, 2.0], [3.0, 4.0]])
+    assert X[:, 0].mean() != X[0, :].mean()
+    text = ("```symnorm\nuse layernorm\nlet X = x\nlet F = d\n```\n\n```latex a\n"
+            r"\mu_i = \frac{1}{F}\sum_{j=1}^{F} X_{ji}" "\n```\n")
+    got = [(v.status, v.message) for v in check_text(text, "t.md", sandbox=False).verdicts
+           if v.status != "defined"]
+    assert [s for s, _ in got] == ["error"] and "the rows of a data matrix" in got[0][1], got
+    assert [v.status for v in check_text(text.replace("X_{ji}", "X_{ij}"), "t.md",
+                                         sandbox=False).verdicts
+            if v.status != "defined"] == ["proved"]

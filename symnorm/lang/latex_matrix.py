@@ -402,7 +402,15 @@ def read_data_rows(left: object, right: object, is_row: Callable[[str], bool],
                    "sum over the row's letter (\\sum_j X_{ij}) and write the statistics at "
                    "the other (\\mu_i)")
     (vector,) = votes or {letters[1]}
-    fixed = letters[0] if vector == letters[1] else letters[1]
+    if vector != letters[1]:
+        # X_{ji} summed over j is a column of X, not a row (red team 12: the column mean
+        # \frac{1}{F}\sum_j X_{ji} was proved as the row's mean)
+        raise _err(f"{data[0]}: the rows of a data matrix are its samples, so the index along "
+                   f"a row is the second, {letters[1]}, but the relation runs along "
+                   f"{vector}, the first (a column of {data[0].id})", data[0].pos, file,
+                   f"write {data[0].id}_{{{letters[1]}{letters[0]}}} with the sum over "
+                   f"{vector}, or transpose the data yourself")
+    fixed = letters[0]
     for n, bound in nodes:
         if isinstance(n, IndexSum) and n.index == fixed:
             raise _err(f"a sum over {fixed}, the row of {data[0]}: the rows are independent "
