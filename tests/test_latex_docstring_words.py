@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from construct_checks import assert_proved, assert_variant_refuted
 from test_latex_real_world2 import _X, BETA, EPS, GAMMA, _ln, _rms, _same, verdicts
 
 _MU, _VAR = _X.mean(), _X.var()
@@ -44,20 +45,13 @@ VARIANTS = {
 
 @pytest.mark.parametrize("key", sorted(CASES))
 def test_word_reads_as_its_conventional_name(key: str) -> None:
-    preamble, latex, truth = CASES[key]
-    assert truth() is True
-    got = verdicts(preamble, latex)
-    claims = [s for _, s, _ in got if s != "defined"]
-    assert claims and set(claims) == {"proved"}, got
+    assert_proved(*CASES[key])
 
 
 @pytest.mark.parametrize("key", sorted(VARIANTS))
 def test_one_token_false_variant_is_refuted(key: str) -> None:
     preamble, latex, _ = CASES[key]
-    old, new, numeric = VARIANTS[key]
-    assert latex.count(old) == 1 and numeric() is False
-    got = verdicts(preamble, latex.replace(old, new))
-    assert "refuted" in [s for _, s, _ in got], got
+    assert_variant_refuted(preamble, latex, *VARIANTS[key])
 
 
 def test_running_average_update_is_refuted_as_an_equation() -> None:
