@@ -524,7 +524,7 @@ def _refuse_functions(r: Any, e: Expr, n: str, what: str, named: str, pos: Pos) 
 
 
 def _named_here(r: Any, name: str, output: str) -> bool:
-    """Whether ``name`` has its vocabulary meaning in this block, so that a graph node's name
+    r"""Whether ``name`` has its vocabulary meaning in this block, so that a graph node's name
     means the node: the same name in an equation of the block is a claim about it, never a
     fresh definition (red team 12: ``\mu_\mathcal{B} = ...`` was defined under use
     layernorm while ``\partial\ell/\partial\mu_\mathcal{B}`` was the mean's adjoint)."""
