@@ -25,6 +25,7 @@ from symnorm.lang.latex_index import (
     IndexSum,
     MatrixEntry,
     Partial,
+    term_nodes,
 )
 from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
@@ -1080,7 +1081,7 @@ def _sum(p: ExprParser) -> IndexSum:
     if index is None and not seen:
         # \sum x^2 (Marian): the sum of the entries of a vector expression, resolved by shape
         body0 = p.term()
-        if any(isinstance(n, (Indexed, IndexSum)) for n in _walk(body0)):
+        if any(isinstance(n, (Indexed, IndexSum)) for n in term_nodes(body0)):
             raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t,
                         "without an index \\sum is read only over a vector (\\sum x^2)")
         return Call(SUM_ENTRIES, (body0,), p.pos(t))  # type: ignore[return-value]
@@ -1104,11 +1105,11 @@ def _sum(p: ExprParser) -> IndexSum:
     if sign is not None and sign.text == "-":
         body = Neg(body, p.pos(sign))  # type: ignore[arg-type]
     if element is not None:
-        if any(isinstance(n, Indexed) for n in _walk(body)):
+        if any(isinstance(n, Indexed) for n in term_nodes(body)):
             raise p.err(f"an indexed entry inside a sum over {element} in a set", t,
                         f"write the element itself: \\sum_{{{element}\\in\\mathcal B}} {element}")
         body = _index_element(body, element, index)
-        if not any(isinstance(n, Indexed) for n in _walk(body)):
+        if not any(isinstance(n, Indexed) for n in term_nodes(body)):
             raise p.err(f"the sum over {element} in a set does not use {element}", t)
     return IndexSum(index, body, p.pos(t))
 
@@ -1127,23 +1128,6 @@ def _other_index(p: ExprParser, k: Tok) -> None:
     if why:
         raise p.err(f"sum index {k.text!r} is {why}, so x_{k.text} would not be the sum's "
                     "entry", k, "use another index letter (i, j, k)")
-
-
-def _walk(e: object) -> list[object]:
-    """The nodes of a parsed term (index nodes included)."""
-    out, stack = [], [e]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        if isinstance(n, BinOp):
-            stack += [n.left, n.right]
-        elif isinstance(n, (Neg, Transpose)):
-            stack.append(n.operand)
-        elif isinstance(n, Call):
-            stack += list(n.args) + list(n.batch or ())
-        elif isinstance(n, IndexSum):
-            stack.append(n.body)
-    return out
 
 
 def _set_size(p: ExprParser) -> Expr | None:

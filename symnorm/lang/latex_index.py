@@ -45,7 +45,7 @@ from symnorm.lang.syntax import (
 
 __all__ = ["INDEX_LETTERS", "LOSS", "SUM_ENTRIES", "SUM_SQUARES", "SUM_SCALED", "SUM_TERM",
            "ExprPartial", "IndexSum", "Indexed", "MatrixEntry", "Partial",
-           "has_index", "lower"]
+           "has_index", "lower", "term_nodes"]
 
 #: Subscripts that mean "entry i of the vector" rather than part of a name.
 INDEX_LETTERS = ("i", "j", "k")
@@ -443,3 +443,21 @@ def read_scaled_sum(core: Expr, factors: list[Expr], shape: Any, pos: Pos, file:
     for f in factors[1:]:
         prod = BinOp("*", prod, f, pos)
     return BinOp("*", prod, core, pos)
+
+
+def term_nodes(e: object) -> list[object]:
+    """The nodes of a parsed term, the parser-internal index nodes included (``IndexSum``
+    bodies are walked; ``nodes`` of the syntax module does not know them)."""
+    out, stack = [], [e]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        if isinstance(n, BinOp):
+            stack += [n.left, n.right]
+        elif isinstance(n, (Neg, Transpose)):
+            stack.append(n.operand)
+        elif isinstance(n, Call):
+            stack += list(n.args) + list(n.batch or ())
+        elif isinstance(n, IndexSum):
+            stack.append(n.body)
+    return out

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from symnorm.errors import SourceError
-from symnorm.lang.latex_index import Indexed, IndexSum
+from symnorm.lang.latex_index import Indexed, IndexSum, term_nodes
 from symnorm.lang.syntax import BinOp, Call, Name, Neg, Pos, Transpose
 
 __all__ = ["SIZE_PREFIX", "TENSORS", "TensorEntry", "TensorNames", "read_tensor_notation",
@@ -120,22 +120,6 @@ def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:
     return SourceError(msg, file, pos.line, pos.col, hint)
 
 
-def _walk(e: object) -> list[object]:
-    out, stack = [], [e]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        if isinstance(n, BinOp):
-            stack += [n.left, n.right]
-        elif isinstance(n, (Neg, Transpose)):
-            stack.append(n.operand)
-        elif isinstance(n, Call):
-            stack += list(n.args) + list(n.batch or ())
-        elif isinstance(n, IndexSum):
-            stack.append(n.body)
-    return out
-
-
 def _map(e: object, f: Callable[[object, str | None], object], summed: str | None) -> object:
     """``e`` with ``f(node, index of the enclosing tensor sum)`` applied to its leaves."""
     if isinstance(e, BinOp):
@@ -182,7 +166,7 @@ def read_tensor_notation(rels: list[tuple[object, object]], names: TensorNames, 
     """The sides of an equation in tensor-index notation rewritten as vector algebra, the
     vector index (the free index of entrywise rows) and the sizes of fixed indices it uses
     (``size_t`` for T: scalars the reader declares); see the module docstring."""
-    nodes = [n for side in rels for s in side for n in _walk(s)]
+    nodes = [n for side in rels for s in side for n in term_nodes(s)]
     entries = [n for n in nodes if isinstance(n, TensorEntry)]
     tensors = [n for n in entries if n.id in TENSORS]
     if not tensors:
@@ -196,7 +180,7 @@ def read_tensor_notation(rels: list[tuple[object, object]], names: TensorNames, 
     if len(set(full)) != len(full):
         raise _err(f"{tensors[0]} repeats an index letter", tensors[0].pos, file)
     sums = [n for n in nodes if isinstance(n, IndexSum) and set(n.index) <= set(full)
-            and len(n.index) >= 1 and any(isinstance(m, TensorEntry) for m in _walk(n.body))]
+            and len(n.index) >= 1 and any(isinstance(m, TensorEntry) for m in term_nodes(n.body))]
     for n in nodes:
         if isinstance(n, IndexSum) and n not in sums:
             # \sum_i x_i beside src(t, n, c): one notation per equation, so that no letter
