@@ -546,6 +546,7 @@ class _Equation:
         as_written: dict[int, RawRel] = {}
         for k, w in enumerate(raws):
             self._double_affine(w)
+            self._refuse_forward_differential(w)
             r = replace(w, left=self._partials(w.left), right=self._partials(w.right))
             r = self._data_rows(r)
             as_written[id(r)] = w
@@ -1234,6 +1235,24 @@ class _Equation:
                    "= x` says of X; "
                    "\\delta_{ij} is the Kronecker delta where the document does not "
                    "define delta")
+
+    def _refuse_forward_differential(self, r: RawRel) -> None:
+        """``d\\hat x = r\\,dx + x\\,dr`` with ``vector dy``: a tangent, not an adjoint
+        (:func:`symnorm.lang.latex_graph.forward_differential`)."""
+        from symnorm.lang.latex_graph import forward_differential
+        for left, right in ((r.left, r.right), (r.right, r.left)):
+            hit = forward_differential(self, left, right)
+            if hit is not None:
+                a, b = (f"d{p.var}" + (f"^{p.var_power}" if p.var_power else "") for p in hit)
+                raise _err(f"{a} = ... {b} ...: {b} is the differential of a quantity {a[1:]} is "
+                           f"computed from, a forward (tangent) differential; with the upstream "
+                           f"gradient declared in differential notation, d before a quantity is "
+                           f"the loss's derivative by it (reverse mode), in which {a} is a sum "
+                           f"over what {a[1:]} feeds: two readings with different values, so the "
+                           "relation is not read", hit[1].pos, self.file,
+                           "forward differentials are not modelled: state the local partials "
+                           "(\\frac{\\partial \\hat x_i}{\\partial r}) or the adjoints "
+                           "(d\\hat x_i = dy_i \\gamma)")
 
     def _where_definition(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None,
                           before: list[RawRel]) -> bool:

@@ -41,12 +41,13 @@ from fractions import Fraction
 
 from typing import Any
 
-from .latex_index import Indexed, Partial
+from .latex_index import Indexed, Partial, term_nodes
 from .parser import parse_expression
 from .syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Relation, Transpose
+from .vocab import VOCAB_INPUTS
 
 __all__ = ["DEFAULT_MEANINGS", "GRAPH_VOCABS", "LAYER_GRAPHS", "Graph", "GraphReading",
-           "LayerGraph", "Node", "differential_upstreams", "read_partial", "unknown_quantity",
+           "LayerGraph", "Node", "differential_upstreams", "forward_differential", "read_partial", "unknown_quantity",
            "upstreams", "vocabulary_graph"]
 
 _P = Pos(1, 1)
@@ -583,6 +584,41 @@ def differential_upstreams(r: Any) -> list[str]:
     the adjoint dL/d xhat)."""
     return [v for v in r.env.vectors() if len(v) > 1 and v[0] == "d" and "_" not in v
             and r.kind(v[1:]) == "let"]
+
+
+def forward_differential(r: Any, left: object, right: object) -> tuple[Partial, Partial] | None:
+    r"""(left, right) where ``dA = ... dB ...`` writes B upstream of A: a forward (tangent)
+    differential, ``d\hat x = r\,dx + x\,dr`` (a Triton README), not an adjoint.
+
+    With ``vector dy`` the notation is reverse mode: ``dA`` is the loss's derivative by A, a
+    sum over what A feeds (``d\hat x_i = dy_i \gamma``).  The differential of the layer's
+    input, or of a node A is computed from, on the right of ``dA`` reads the other way; the
+    two readings differ in value, so the relation is refused, never guessed.
+    """
+    if not isinstance(left, Partial) or not left.differential:
+        return None
+    graph = r.env.graph
+    if not isinstance(graph, Graph):
+        return None
+
+    def key(p: Partial) -> str | None:
+        return graph.names.get((p.var, p.var_power)) or (
+            p.var if p.var in graph.keys() else None)
+
+    a = key(left)
+    if a is None:
+        return None
+    ancestors, todo = set(), [a]
+    while todo:
+        for parent in graph.node(todo.pop()).parents:
+            if parent not in ancestors:
+                ancestors.add(parent)
+                todo.append(parent)
+    for n in term_nodes(right):
+        if isinstance(n, Partial) and n.differential and (
+                n.var in VOCAB_INPUTS or key(n) in ancestors):
+            return left, n
+    return None
 
 
 def upstreams(r: Any, p: Partial) -> list[tuple[str, str]]:
