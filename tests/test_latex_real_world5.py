@@ -450,3 +450,28 @@ def test_false_variant_of_an_accepted_entry_is_refuted(key: str) -> None:
     assert key not in REFUSED and latex.count(old) == 1 and numeric() is False
     got = verdicts(preamble, latex.replace(old, new))
     assert "refuted" in [s for _, s, _ in got] and "error" not in [s for _, s, _ in got], got
+
+
+# WRONG VERDICT (outside the corpus's preamble): Dragon's batch-renorm row with renorm's
+# factor r declared; its shift d is read as the dimension and its x-hat as batchnorm's, so
+# the row, a definition of renorm's output (true as the source means it), is refuted
+@pytest.mark.xfail(strict=True, reason="WRONG VERDICT: renorm's d read as the dimension")
+def test_renorm_with_r_declared_is_not_refuted() -> None:
+    assert _renorm()
+    got = verdicts("use batchnorm\nlet m = d\nscalar r", ENTRIES["dragon.renorm"][3])
+    assert "refuted" not in [s for _, s, _ in got], got
+
+
+def test_renorm_with_r_declared_as_measured() -> None:
+    got = verdicts("use batchnorm\nlet m = d\nscalar r", ENTRIES["dragon.renorm"][3])
+    assert [lb for lb, s, _ in got if s == "refuted"] == ["eq-3.1"], got
+
+
+def test_the_sources_own_r_alone_is_refuted() -> None:
+    """The smallest form of limei.forward's wrong verdict: the README's definition of its r."""
+    assert _same(_R, 1 / _rms_of(_X))                      # true as the source means it
+    got = verdicts(LIMEI_PRE, r"r = \frac{1}{RMS(\mathbf{x})}")
+    assert [s for _, s, _ in got] == ["refuted"], got
+
+
+LIMEI_PRE = "use rmsnorm(affine=elementwise)\nlet w = gamma\nlet N = d"
