@@ -889,6 +889,15 @@ class Scope:
                     raise self._err("a matrix power needs a literal integer exponent", e.pos,
                                     f"between 1 and {MAX_POWER}, e.g. P**2")
                 return MAT
+            k = _constant(e.right)
+            if k is not None and k.denominator % 2 == 1 and k.denominator > 1:
+                raise self._err(
+                    f"an odd root (exponent {k}): a fractional power is read as defined only "
+                    "for a nonnegative base, while the real odd root of a negative number "
+                    "exists, so a claim with it would hold only where the base is >= 0 "
+                    "without saying so",
+                    e.pos, "write the root of a quantity that is nonnegative by its form: "
+                    "abs(b)**(1/3), (b**2)**(1/6) for |b|**(1/3), or an even root")
             if a != SCALAR:
                 base = self.powers.get((e.pos.line, e.pos.col), "y")
                 bare = base[1:-1] if base.startswith("(") else base
@@ -948,3 +957,20 @@ def _compatible(op1: str, v1: Fraction, op2: str, v2: Fraction) -> bool:
     lo, hi = min(v1, v2), max(v1, v2)
     probes = [lo - 1, lo, (lo + hi) / 2, hi, hi + 1]
     return any(holds(y, op1, v1) and holds(y, op2, v2) for y in probes)
+
+
+def _constant(e: Expr) -> Fraction | None:
+    """The value of an exponent written with numbers only (``1/3``, ``-(2/3)``), else None."""
+    if isinstance(e, Num):
+        return e.value
+    if isinstance(e, Neg):
+        v = _constant(e.operand)
+        return -v if v is not None else None
+    if isinstance(e, BinOp) and e.op in ("+", "-", "*", "/"):
+        a, b = _constant(e.left), _constant(e.right)
+        if a is None or b is None or (e.op == "/" and b == 0):
+            return None
+        if e.op == "/":
+            return a / b
+        return {"+": a + b, "-": a - b, "*": a * b}[e.op]
+    return None

@@ -1262,32 +1262,31 @@ class _Equation:
         the document says what it means by it (issue 10: the usual meaning "unless the
         document says otherwise").  Alone (``\\sigma = ...``) the relation is a claim about the
         vocabulary's meaning.  A vocabulary's claim-language name that is no LaTeX convention
-        (use rmsnorm's ``r``, use layernorm's ``v``, ``s``, ``P``) cannot be given another
-        meaning inside one equation, so there the equation is refused: a claim about the
-        vocabulary's quantity or the source's own definition, two readings, never guessed."""
+        (use rmsnorm's ``r``; not the paper's P, c, v, s of use layernorm,
+        ``vocab.LATEX_SOURCE_NAMES``) on the left of ``=`` is refused wherever it stands: a
+        claim about the vocabulary's quantity or the source's own definition (a Triton README's
+        r = 1/RMS(x)), two readings, never guessed."""
         if target is None or target[0] in self.lets or not self.documented:
             return False
         name = target[0]
         private = self.env.vocab_private(name)
-        if private is None and not self._vocab(name):
+        if private is not None:
+            vocab, body = private
+            raise _err(f"{r.op_text} with {name} on the left: {name} is a claim-language name "
+                       f"of the vocabulary (`{vocab}`: let {name} = {body}), not a LaTeX "
+                       f"convention of sources, which write the letter for quantities of their "
+                       f"own (r: the root mean square or its inverse); the relation could be a "
+                       f"claim about the vocabulary's {name} or the source's own definition of "
+                       f"{name}, two readings, so it is not read", r.pos, self.file,
+                       f"to check the vocabulary's {name}, state it in a symnorm block (`claim "
+                       f"LABEL: {name} == ...`); on the right of an equation {name} is the "
+                       "vocabulary's")
+        if not self._vocab(name):
             return False
         # used before (a where-clause): a listing that defines mu and then uses it
         # (\\mu = ..., \\sigma^2 = \\frac1d\\sum_i (x_i-\\mu)^2) states the vocabulary's mu
-        used = any(name in names_in(o.left) | names_in(o.right) for o in before
+        return any(name in names_in(o.left) | names_in(o.right) for o in before
                    if _def_target(o.left) != target)
-        if not used:
-            return False
-        if private is not None:
-            vocab, body = private
-            raise _err(f"{r.op_text} with {name} on the left, while the equation uses {name}: "
-                       f"{name} is a claim-language name of the vocabulary (`{vocab}`: let "
-                       f"{name} = {body}), which an equation cannot give another meaning; the "
-                       f"relation could be a claim about the vocabulary's {name} or the "
-                       f"source's own definition of {name} (sources use the letter for other "
-                       "quantities too), two readings, so it is not read", r.pos, self.file,
-                       f"state the relation about the vocabulary's {name} as an equation of its "
-                       f"own, or in a symnorm block (`claim LABEL: {name} == ...`)")
-        return True
 
     def _relation(self, r: RawRel) -> Relation:
         if needs_matrix(r.left, r.right):

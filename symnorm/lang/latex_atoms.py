@@ -382,6 +382,14 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "spaces between the letters (a\\,b) for the product")
         p.i = k
         return spelled
+    if after is not None and after.text in ("(", "[") and len(toks) > 1 and any(
+            word[j:] in PLAIN_FUNCTIONS or word[j:] in WORD_STATISTICS
+            or word[j:] in STATISTIC_WORDS for j in range(1, len(word) - 2)):
+        # rsqrt(...), xmean(...): never the letters before a function word times its call
+        raise p.err(f"{word!r} before a bracket is a word the document does not define",
+                    t, f"define it (`let {word}(y) = ...`), write the product with spaces "
+                    "(r \\, \\sqrt{...}), or write the function it means (1/sqrt(...) for "
+                    "rsqrt)")
     if word.lower() in _WORDS or word.lower().rstrip("s") in _WORDS:
         raise p.err(f"{word!r} is written as a word but the document does not define it",
                     t, f"declare it (`scalar {word}`) or define it (`let {word} = ...`); "
