@@ -76,3 +76,13 @@ def test_rsqrt_is_never_r_times_sqrt() -> None:
         got = verdicts("use rmsnorm", latex)
         errors = [m for _, s, m in got if s == "error"]
         assert errors and "'rsqrt' before a bracket is a word" in errors[0], got
+
+
+@pytest.mark.parametrize("latex", [r"0^{\epsilon} \approx 1",
+                                   r"0^{\epsilon}\,\hat x \approx \hat x"])
+def test_approx_with_eps_in_an_exponent_is_refused(latex: str) -> None:
+    # 0**eps is 0 for every eps > 0: the value 1 at eps = 0 is not the limit eps -> 0
+    assert all(0.0 ** e == 0.0 for e in (1e-3, 1e-9, 1e-300)) and 0.0 ** 0 == 1
+    got = verdicts("use layernorm", latex)
+    errors = [m for _, s, m in got if s == "error"]
+    assert errors and "eps is in an exponent" in errors[0], got

@@ -36,6 +36,7 @@ from symnorm.lang.latex_index import (
     product_factors,
     read_scaled_sum,
     read_summand,
+    term_nodes,
 )
 from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gradients
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
@@ -879,6 +880,15 @@ class _Equation:
                        "so the exact claim at eps = 0 cannot stand for the limit eps -> 0",
                        r.pos, self.file, "state the claim exactly (as = with a condition, or "
                        "a symnorm claim `given eps == 0` where both sides are defined at 0)")
+        for n in term_nodes(r.left) + term_nodes(r.right):
+            if isinstance(n, BinOp) and n.op == "**" \
+                    and self._reaches_expr(_plain_sides(n.right), "eps"):
+                # 0^\\epsilon is 0 for every eps > 0 and 1 at eps = 0: the value at 0 is not
+                # the limit where eps is in an exponent
+                raise _err("\\approx: an approximate equality is not checked here: eps is in "
+                           "an exponent, where the value at eps = 0 need not be the limit eps "
+                           "-> 0 (0^\\epsilon)", r.pos, self.file,
+                           "state the claim exactly (as = with a condition)")
         if not self._reaches_expr(sides, "eps"):
             raise _err("\\approx: an approximate equality is not checked here: its sides do "
                        "not depend on eps, so what it approximates is not stated", r.pos, self.file,
