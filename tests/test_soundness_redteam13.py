@@ -86,3 +86,13 @@ def test_approx_with_eps_in_an_exponent_is_refused(latex: str) -> None:
     got = verdicts("use layernorm", latex)
     errors = [m for _, s, m in got if s == "error"]
     assert errors and "eps is in an exponent" in errors[0], got
+
+
+def test_a_count_of_d_before_a_bracket_is_not_a_product() -> None:
+    # use rmsnorm's N is d: N(2x) = 2N(x) read as d*2x == 2*d*x was proved, while the
+    # normalizer it names is scale invariant (N(2x) = N(x) up to eps), not homogeneous
+    got = verdicts("use rmsnorm", r"N(2x) = 2N(x)")
+    errors = [m for _, s, m in got if s == "error"]
+    assert errors and "N is a name of the dimension d here" in errors[0], got
+    # d itself before a bracket stays the product (d(d-1) = d^2 - d)
+    assert [s for _, s, _ in verdicts("use layernorm", r"d(d-1) = d^2 - d")] == ["proved"]

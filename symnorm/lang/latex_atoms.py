@@ -429,6 +429,14 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
             if layer is not None:
                 return _apply(layer, _scripts_no_sub(p, t), t, p)
         if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
+                and name not in p.local_fns and name != "d" and p.is_dimension(name)):
+            # use rmsnorm's N(2x): a count of d before a bracket is never a silent product
+            raise p.err(f"{t.text}(...): {name} is a name of the dimension d here, and sources "
+                        f"write {t.text}(v) for a function's value at v (layernorm's N(x)), so "
+                        "it is not read as a product", t,
+                        f"for the product write {t.text} \\cdot (...); for a map, use the "
+                        "vocabulary that has it or define it (`let F(y) = ...`)")
+        if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
                 and name not in p.local_fns and not p.free_symbol(name)
                 and not p.is_dimension(name)):
             raise p.err(f"{t.text}(...): {name} is not a declared symbol (scalar, vector, "
