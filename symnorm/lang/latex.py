@@ -20,6 +20,7 @@ from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
+from symnorm.lang.latex_groups import reading_for
 from symnorm.lang.latex_index import (
     LOSS,
     SUM_ENTRIES,
@@ -213,7 +214,7 @@ def parse_latex_equation(
         or reader.env.own_function(n) or reader.env.kind(n) in ("scalar", "vector", "matrix") \
         or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
     parser.sets = dict(reader.env.sets)
-    parser.entries = reader.env.entries  # \mu_i, \sum_{k\in\mathcal S_i}: latex_groups.py
+    parser.entries = reading_for(reader.env.entries, toks)  # latex_groups.py
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)

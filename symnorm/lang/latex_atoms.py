@@ -42,7 +42,13 @@ from symnorm.lang.latex_tokens import (
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
-from symnorm.lang.latex_groups import IndexSet, entry_statistic, group_statistic, index_set
+from symnorm.lang.latex_groups import (
+    IndexSet,
+    entry_statistic,
+    entry_variance,
+    group_statistic,
+    index_set,
+)
 from symnorm.lang.vocab import ALL_LAYER_NAMES, WORD_STATISTICS
 
 if TYPE_CHECKING:
@@ -477,7 +483,9 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
             _not_differential(p, t, p.toks[p.i - 1].end)
         if kind == "call":
             raise p.err(f"{t.text} needs a parenthesized argument", t, f"write {t.text}(x)")
-        return _apply(_named(p, name, sub, t), sup, t, p)
+        node = _named(p, name, sub, t)
+        variance = entry_variance(p, node, sup, t)  # GroupNorm: sigma^2 is i's group's
+        return variance if variance is not None else _apply(node, sup, t, p)
     if sub is not None:
         allowed = {"I": ["d"], "ones": ["d"], "norm": ["2"]}.get(kind)
         if sub != allowed:

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.syntax import (
+    Assume,
     BinOp,
     Call,
     Claim,
@@ -59,7 +60,8 @@ from symnorm.lang.syntax import (
 if TYPE_CHECKING:
     from symnorm.lang.context import Scope
 
-__all__ = ["EntryReading", "IndexSet", "entry_reading", "leftover_symbol", "per_channel",
+__all__ = ["EntryReading", "IndexSet", "check_statement", "entry_reading", "leftover_symbol",
+           "per_channel",
            "sigma_forms"]
 
 #: The readings of an undefined sigma under a grouped vocabulary (named in its error).
@@ -102,6 +104,19 @@ class IndexSet:
 
     index: str
     select: str | None
+
+
+def reading_for(reading: EntryReading | None, toks: list[Any]) -> EntryReading | None:
+    r"""The reading an equation gets: with a grouped vocabulary always; with LayerNorm's
+    or BatchNorm's set of every entry only in an equation that sums over it (elsewhere
+    ``\mu_i`` keeps its old reading: an entry of a vector, as NeMo's row means)."""
+    if reading is None or reading.prefix is not None or reading.clash:
+        return reading
+    texts = [t.text for t in toks]
+    for k, t in enumerate(texts):
+        if t == "\\in" and any(x in reading.sets for x in texts[k + 1:k + 4]):
+            return reading
+    return None
 
 
 def entry_reading(vocabs: list[str], meanings: set[str] | dict[str, Any],
@@ -173,10 +188,25 @@ def entry_statistic(p: Any, name: str, index: str, t: Any) -> Expr | None:
     return Name(name, p.pos(t))
 
 
+def entry_variance(p: Any, node: Expr, sup: object, t: Any) -> Expr | None:
+    r"""``\sigma^2``, ``\sigma_i^2`` under a grouped vocabulary where nothing defines sigma:
+    the variance of the entry's group (read here, so the reader knows it is a scalar);
+    None otherwise (a bare sigma is judged by :func:`sigma_forms`)."""
+    reading: EntryReading | None = getattr(p, "entries", None)
+    if reading is None or reading.prefix is None or not isinstance(node, Name) \
+            or node.id != "sigma" or p.own("sigma") or p.defined("sigma"):
+        return None
+    if isinstance(sup, Num) and sup.value == 2:
+        return Name(f"{reading.prefix}var_entry", p.pos(t))
+    return None
+
+
 def index_set(p: Any, k: Any, word: str, s: Any) -> IndexSet | None:
     r"""``\sum_{k\in\mathcal S_i}``: the index set ``word`` the vocabulary names, with its
     subscript (the entry whose group it is) consumed; None when no vocabulary names it."""
     reading: EntryReading | None = getattr(p, "entries", None)
+    if reading is not None and (k.text not in ("i", "j", "k") or p.defined(k.text)):
+        return None  # \sum_{x\in\mathcal S}: an element, not an index (the old reading)
     if reading is None or word not in reading.sets or p.defined(word):
         if reading is not None and reading.clash and word == "S":
             raise p.err(f"a sum over the set S: {reading.clash}", s)
@@ -229,6 +259,29 @@ def sigma_forms(stmts: list[Statement], reading: EntryReading | None, defined: A
             st = replace(st, body=fix(st.body))
         out.append(st)
     return out
+
+
+def check_statement(st: Statement, scope: Scope, reading: EntryReading | None,
+                    file: str) -> None:
+    """Refuse a per-entry symbol where the per-channel statement cannot carry it: in a
+    definition where it is not entrywise, in an assumption or a condition (those are not
+    stated per channel)."""
+    if reading is None or reading.prefix is None:
+        return
+    symbols = reading.symbols() - {"gamma", "beta"}
+    if isinstance(st, Let) and not st.params:
+        _entrywise(_light(st.body, scope, symbols | {"gamma", "beta"}), scope,
+                   reading.prefix, file)
+        return
+    rels = [st.relation] if isinstance(st, Assume) else list(st.given) + list(
+        st.local_assumptions) if isinstance(st, Claim) else []
+    for r in rels:
+        for side in (r.left, r.right):
+            if _has(_light(side, scope, symbols), symbols):
+                raise SourceError(f"a condition or assumption on the per-group statistics of "
+                                  f"{reading.uses}: it would hold for one symbol, not per "
+                                  "group", file, r.pos.line, r.pos.col,
+                                  "state it as an equation of its own")
 
 
 def _map(e: Expr, f: Any) -> Expr:
@@ -325,6 +378,22 @@ def per_channel(st: Statement, scope: Scope, reading: EntryReading | None,
     return replace(st, relation=Relation("==", state(left), state(right), rel.pos))
 
 
+def _set_sum(e: Expr, sel: str) -> bool:
+    """Whether ``e`` is a sum over the set S_i (``sum(S*v)``, ``u.T*(S*w)``) or a product
+    chain with one as a factor."""
+    if isinstance(e, Call) and e.func == "sum" and len(e.args) == 1:
+        a = e.args[0]
+        return isinstance(a, BinOp) and a.op == "*" and isinstance(a.left, Name) \
+            and a.left.id == sel
+    if isinstance(e, BinOp) and e.op in ("*", "/"):
+        r = e.right
+        if e.op == "*" and isinstance(e.left, Transpose) and isinstance(r, BinOp) \
+                and r.op == "*" and isinstance(r.left, Name) and r.left.id == sel:
+            return True
+        return _set_sum(e.left, sel) or e.op == "*" and _set_sum(e.right, sel)
+    return False
+
+
 def _has(e: Expr, which: set[str]) -> bool:
     return any(isinstance(n, Name) and n.id in which for n in nodes(e))
 
@@ -402,6 +471,11 @@ def _entrywise(e: Expr, scope: Scope, prefix: str, file: str, inside: bool = Fal
             _entrywise(e.left.operand, scope, prefix, file, True)
             _entrywise(r.right, scope, prefix, file, True)
             return
+        for one, other in ((e.left, e.right), (e.right, e.left)):
+            if _set_sum(one, sel) and has(other, channel):
+                found = has(other, channel)
+                raise refuse("a product with a sum over the set S_i (the gain of which "
+                             "channel? a group holds several channels)", e)
         a, b = _shape(scope, e.left), _shape(scope, e.right)
         if a != "scalar" and b != "scalar":
             raise refuse("an inner or matrix product" if a == "row vector" else "a matrix product", e)
