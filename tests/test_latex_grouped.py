@@ -269,3 +269,33 @@ def test_per_entry_symbols_are_latex_only() -> None:
     text = f"```symnorm\n{GN}\nclaim a: gmu_entry == gmu1\n```\n"
     got = [(v.status, v.message) for v in check_text(text, "g.md", sandbox=False).verdicts]
     assert got[0][0] == "error" and "per-entry symbol of the LaTeX reader" in got[0][1], got
+
+
+def test_a_vector_gamma_of_the_document_is_not_the_per_channel_gain() -> None:
+    got = rows(GN + "\nvector gamma", r"y = \gamma \odot \hat{x} + \beta")
+    errors = [m for _, s, _, m in got if s == "error"]
+    assert errors and "the per-channel gain" in errors[0], got
+
+
+@pytest.mark.parametrize("preamble", [IN, GN])
+@pytest.mark.parametrize("latex, truth", [
+    (r"\mathrm{Var}[x] = \frac{1}{m}\sum_{k\in\mathcal{S}_i} x_k^2 - \mu^2",
+     lambda p: same(p.var, p.grouped(lambda r: np.mean(r ** 2)) - p.mean ** 2)),
+    # one token: mu for mu^2
+    (r"\mathrm{Var}[x] = \frac{1}{m}\sum_{k\in\mathcal{S}_i} x_k^2 - \mu",
+     lambda p: same(p.var, p.grouped(lambda r: np.mean(r ** 2)) - p.mean)),
+])
+def test_a_sum_of_squares_over_the_group(preamble: str, latex: str,
+                                         truth: Callable[[Point], bool]) -> None:
+    holds = truth(Point(preamble))
+    got = claims(rows(preamble, latex))
+    assert [s for _, s, _, _ in got] == ["proved" if holds else "refuted"], got
+
+
+@pytest.mark.parametrize("latex", [r"\frac{\partial \mu}{\partial x} = 0",
+                                   r"0 = \sum_i (x_i - \mu)^2"])
+def test_a_group_statistic_in_a_derivative_or_a_sum_over_every_entry_is_refused(
+        latex: str) -> None:
+    got = rows(GN, latex)
+    errors = [m for _, s, _, m in got if s == "error"]
+    assert errors and "the group mean inside" in errors[0], got

@@ -159,12 +159,12 @@ def group_statistic(p: Any, name: str, arg: Expr, t: Any) -> Expr | None:
     if reading is None or name not in ("E", "Var"):
         return None
     if reading.clash:
-        raise p.err(f"{t.text}[...]: {reading.clash}", t,
+        raise p.err(f"{name}[...]: {reading.clash}", t,
                     "use one vocabulary in the block of this equation")
     if reading.prefix is None:
         return None
     if not (isinstance(arg, Name) and arg.id == "x"):
-        raise p.err(f"{t.text}[{arg}] with {reading.uses}: the per-group statistics are "
+        raise p.err(f"{name}[{arg}] with {reading.uses}: the per-group statistics are "
                     "those of the input x", t, "write \\mathrm{E}[x], \\mathrm{Var}[x]")
     which = "mu" if name == "E" else "var"
     return Name(f"{reading.prefix}{which}_entry", p.pos(t))
@@ -343,6 +343,14 @@ def per_channel(st: Statement, scope: Scope, reading: EntryReading | None,
     if not any(_has(side, symbols) for side in (left, right)):
         return st
     prefix = reading.prefix
+    for a in ("gamma", "beta"):
+        if (a in scope.vectors or a in scope.matrices) and any(_has(s, {a}) for s in (left, right)):
+            raise SourceError(f"{a} is declared by the document as a vector or matrix, while "
+                              f"with {reading.uses} the LaTeX {a} is the per-channel "
+                              f"{'gain' if a == 'gamma' else 'bias'} (one scalar per channel, "
+                              "stated per channel)", file, rel.pos.line, rel.pos.col,
+                              f"drop the declaration, or write the vocabulary's {prefix}{a}1, "
+                              f"{prefix}{a}2, ... in a symnorm block")
     for side in (left, right):
         _entrywise(side, scope, prefix, file)
     if rel.op != "==":
