@@ -119,7 +119,8 @@ def channel_groups(spec: NormSpec) -> list[tuple[list[int], int]]:
     sizes = [spec.size(a) for a in axes]
     where = {flat: g for g, grp in enumerate(groups) for flat in grp}
     channels: dict[int, list[int]] = {}
-    for flat, idx in enumerate(itertools.product(*(range(n) for n in sizes))):  # type: ignore[arg-type]
+    entries = itertools.product(*(range(n) for n in sizes))  # type: ignore[arg-type]
+    for flat, idx in enumerate(entries):
         channels.setdefault(idx[axes.index(spec.channel_axis)], []).append(flat)
     out = []
     for c in sorted(channels):

@@ -1,4 +1,4 @@
-r"""Per-entry statistics of grouped layers in LaTeX: ``\mathrm{E}[x]``, ``\mu_i``, ``\sum_{k\in\mathcal S_i}``.
+r"""Per-entry statistics of grouped layers in LaTeX: ``\mathrm{E}[x]``, ``\mu_i``, sums over S_i.
 
 PyTorch's GroupNorm and InstanceNorm docstrings write the layer as LayerNorm's formula,
 ``y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma + \beta``, where
@@ -486,7 +486,8 @@ def _entrywise(e: Expr, scope: Scope, prefix: str, file: str, inside: bool = Fal
                              "channel? a group holds several channels)", e)
         a, b = _shape(scope, e.left), _shape(scope, e.right)
         if a != "scalar" and b != "scalar":
-            raise refuse("an inner or matrix product" if a == "row vector" else "a matrix product", e)
+            raise refuse("an inner or matrix product" if a == "row vector"
+                         else "a matrix product", e)
         _entrywise(e.left, scope, prefix, file, inside)
         _entrywise(e.right, scope, prefix, file, inside)
         return
