@@ -26,3 +26,37 @@ def assert_variant_refuted(preamble: str, latex: str, old: str, new: str,
     assert latex.count(old) == 1 and numeric() is False
     got = verdicts(preamble, latex.replace(old, new))
     assert "refuted" in [s for _, s, _ in got], got
+
+
+def assert_corpus_verdict(key: str, preamble: str, latex: str, truth: bool,
+                          refused: dict[str, str], *,
+                          defined_only: dict[str, str] | None = None,
+                          unchecked_false: dict[str, str] | None = None,
+                          proved_link_of_false: dict[str, tuple[str, str]] | None = None) -> None:
+    """One entry of a real-world corpus has the verdict its tables give it.
+
+    ``refused``: key -> a substring of the first error.  ``defined_only``: a true entry whose
+    rows are all definitions, key -> the name defined; ``unchecked_false``: the same for a false
+    entry.  ``proved_link_of_false``: a false entry of which one link is proved, key -> (that
+    link's label, the name defined).  Any other entry is accepted and every claim it makes is
+    proved (true) or at least one is refuted (false).
+    """
+    got = verdicts(preamble, latex)
+    errors = [m for _, s, m in got if s == "error"]
+    if key in refused:
+        assert errors and refused[key] in errors[0], got
+        return
+    assert not errors, got
+    claims = [s for _, s, _ in got if s != "defined"]
+    defined = defined_only if truth else unchecked_false
+    if defined and key in defined:
+        assert claims == [], got
+        assert any(lb.endswith("." + defined[key]) for lb, _, _ in got), got
+    elif not truth and proved_link_of_false and key in proved_link_of_false:
+        link, name = proved_link_of_false[key]
+        assert claims == ["proved"] and (link, "proved") in [(lb, s) for lb, s, _ in got], got
+        assert any(lb.endswith("." + name) and s == "defined" for lb, s, _ in got), got
+    elif truth:
+        assert claims and set(claims) <= {"proved"}, got
+    else:
+        assert "refuted" in claims, got

@@ -9,6 +9,7 @@ reading and each refusal's message.
 from __future__ import annotations
 
 import pytest
+from construct_checks import assert_corpus_verdict
 from real_world_corpus import CORPUS
 
 from symnorm.check.run import check_text
@@ -49,15 +50,7 @@ REFUSED = {
 @pytest.mark.parametrize("key, source, preamble, latex, truth", CORPUS,
                          ids=[c[0] for c in CORPUS])
 def test_corpus_verdicts(key, source, preamble, latex, truth) -> None:
-    got = verdicts(preamble, latex)
-    statuses = {s for s, _ in got}
-    if key in REFUSED:
-        errors = [m for s, m in got if s == "error"]
-        assert errors and REFUSED[key] in errors[0], got
-        return
-    assert "error" not in statuses, got
-    assert statuses <= ({"proved", "defined"} if truth else {"refuted", "defined"}), got
-
+    assert_corpus_verdict(key, preamble, latex, truth, REFUSED)
 
 def test_corpus_size_and_acceptance() -> None:
     assert len(CORPUS) >= 50

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from construct_checks import assert_corpus_verdict
 from real_world_corpus3 import CORPUS
 from test_latex_real_world2 import (
     BETA, EPS, GAMMA, _G, _X, _bn, _ln, _mu, _rms, _same, _var, verdicts,
@@ -35,20 +36,7 @@ UNCHECKED_FALSE: dict[str, str] = {}
 @pytest.mark.parametrize("key", list(ENTRIES))
 def test_corpus3_verdicts(key: str) -> None:
     _, _, preamble, latex, truth = ENTRIES[key]
-    got = verdicts(preamble, latex)
-    errors = [m for _, s, m in got if s == "error"]
-    if key in REFUSED:
-        assert errors and REFUSED[key] in errors[0], got
-        return
-    assert not errors, got
-    claims = [s for _, s, _ in got if s != "defined"]
-    if truth:
-        assert claims and set(claims) <= {"proved"}, got
-    elif key in UNCHECKED_FALSE:
-        assert claims == [] and any(lb.endswith("." + UNCHECKED_FALSE[key]) for lb, _, _ in got)
-    else:
-        assert "refuted" in claims, got
-
+    assert_corpus_verdict(key, preamble, latex, truth, REFUSED, unchecked_false=UNCHECKED_FALSE)
 
 def test_corpus3_size_and_acceptance() -> None:
     assert len(CORPUS) >= 10 and set(REFUSED) | set(UNCHECKED_FALSE) <= set(ENTRIES)

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from construct_checks import assert_corpus_verdict
 from real_world_corpus4 import CORPUS
 from test_latex_real_world2 import (
     _DY, _G, _X, BETA, EPS, GAMMA, _bn, _jac, _ln, _rms, _same, _t, _torch, verdicts,
@@ -73,21 +74,7 @@ DEFINED_ONLY = {"tanmay.a": "a"}
 @pytest.mark.parametrize("key", list(ENTRIES))
 def test_corpus4_verdicts(key: str) -> None:
     _, _, preamble, latex, truth = ENTRIES[key]
-    got = verdicts(preamble, latex)
-    errors = [m for _, s, m in got if s == "error"]
-    if key in REFUSED:
-        assert errors and REFUSED[key] in errors[0], got
-        return
-    assert not errors, got
-    claims = [s for _, s, _ in got if s != "defined"]
-    if key in DEFINED_ONLY:
-        assert truth and claims == [], got
-        assert any(lb.endswith("." + DEFINED_ONLY[key]) for lb, _, _ in got), got
-    elif truth:
-        assert claims and set(claims) <= {"proved"}, got
-    else:
-        assert "refuted" in claims, got
-
+    assert_corpus_verdict(key, preamble, latex, truth, REFUSED, defined_only=DEFINED_ONLY)
 
 def test_corpus4_size_and_acceptance() -> None:
     assert len(CORPUS) >= 30 and set(REFUSED) | set(DEFINED_ONLY) <= set(ENTRIES)

@@ -151,6 +151,9 @@ class LatexEnv:
     #: whether the document's definition of a name is the vocabulary's LaTeX meaning (an
     #: earlier equation defined it so)
     vocab_let: Callable[[str], bool] = lambda n: False
+    #: a vocabulary's own claim-language definition that is no LaTeX convention of sources
+    #: (use rmsnorm's r, use layernorm's c, v, s, P): name -> (vocabulary, its body)
+    vocab_private: Callable[[str], tuple[str, str] | None] = lambda n: None
     #: conventional names this block may not use: name -> why (two vocabularies of the block
     #: give it different meanings, or an earlier block gave it one this block does not)
     conflicts: dict[str, str] = field(default_factory=dict)
@@ -545,7 +548,7 @@ class _Equation:
         assumptions: list[Relation] = []
         conditions: dict[int, list[Relation]] = {}
         as_written: dict[int, RawRel] = {}
-        for w in raws:
+        for k, w in enumerate(raws):
             self._double_affine(w)
             r = replace(w, left=self._partials(w.left), right=self._partials(w.right))
             r = self._data_rows(r)
@@ -561,18 +564,19 @@ class _Equation:
                                "declare the names it uses (scalar a) before the equation")
                 conditions.setdefault(r.cond_of, []).append(self._relation(r))
                 continue
+            where = r.op == "==" and self._where_definition(r, target, raws[:k])
             if r.op in DEFINERS and target is not None and (
                     self._vocab(target[0]) or self.env.vocab_let(target[0])):
                 # an assignment to a vocabulary name (Algorithm 1's mu_B <- ..., with
                 # use batchnorm) states how the source computes it: a claim checked against
                 # the vocabulary's meaning, never a silent redefinition
                 r = RawRel("==", r.op_text, r.left, r.right, r.pos, r.source)
-            defining = r.op in DEFINERS or (
+            defining = r.op in DEFINERS or where or (
                 r.op == "==" and target is not None and not self.defined(target[0])
                 and r.op_text not in BRACES  # a label states what A is: never a definition
                 and not self._statistic_claim(r, target, raws))
             if defining:
-                self._define(r, target)
+                self._define(r, target, vocabulary_name=where)
             elif r.op in _INEQ and _is_scalar_bound(r) and self._free_bound(r):
                 assumptions.append(Relation(r.op, _plain(r.left), _plain(r.right), r.pos))
             else:
@@ -1236,6 +1240,41 @@ class _Equation:
                    "\\delta_{ij} is the Kronecker delta where the document does not "
                    "define delta")
 
+    def _where_definition(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None,
+                          before: list[RawRel]) -> bool:
+        """Whether ``name = ...`` defines a vocabulary name for this equation, as the source's
+        own meaning: the equation used the name in an earlier relation (``\\hat x =
+        \\frac{x-\\mu}{\\sigma}, \\text{ where } \\sigma = \\sqrt{\\mathrm{Var}[x]+\\epsilon}``), so
+        the document says what it means by it (issue 10: the usual meaning "unless the
+        document says otherwise").  Alone (``\\sigma = ...``) the relation is a claim about the
+        vocabulary's meaning.  A vocabulary's claim-language name that is no LaTeX convention
+        (use rmsnorm's ``r``, use layernorm's ``v``, ``s``, ``P``) cannot be given another
+        meaning inside one equation, so there the equation is refused: a claim about the
+        vocabulary's quantity or the source's own definition, two readings, never guessed."""
+        if target is None or target[0] in self.lets or not self.documented:
+            return False
+        name = target[0]
+        private = self.env.vocab_private(name)
+        if private is None and not self._vocab(name):
+            return False
+        # used before (a where-clause): a listing that defines mu and then uses it
+        # (\\mu = ..., \\sigma^2 = \\frac1d\\sum_i (x_i-\\mu)^2) states the vocabulary's mu
+        used = any(name in names_in(o.left) | names_in(o.right) for o in before
+                   if _def_target(o.left) != target)
+        if not used:
+            return False
+        if private is not None:
+            vocab, body = private
+            raise _err(f"{r.op_text} with {name} on the left, while the equation uses {name}: "
+                       f"{name} is a claim-language name of the vocabulary (`{vocab}`: let "
+                       f"{name} = {body}), which an equation cannot give another meaning; the "
+                       f"relation could be a claim about the vocabulary's {name} or the "
+                       f"source's own definition of {name} (sources use the letter for other "
+                       "quantities too), two readings, so it is not read", r.pos, self.file,
+                       f"state the relation about the vocabulary's {name} as an equation of its "
+                       f"own, or in a symnorm block (`claim LABEL: {name} == ...`)")
+        return True
+
     def _relation(self, r: RawRel) -> Relation:
         if needs_matrix(r.left, r.right):
             left, right = lower_entries(r.left, r.right, self.file, self._matrix_of,
@@ -1253,7 +1292,8 @@ class _Equation:
             left = BinOp("*", left, Name("ones", r.pos), r.pos)
         return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
 
-    def _define(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None) -> None:
+    def _define(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None, *,
+                vocabulary_name: bool = False) -> None:
         if target is None:
             raise _err(f"left side of {r.op_text} is not a name, f(args) or x_i", r.pos,
                        self.file, "only a new name can be defined")
@@ -1262,7 +1302,7 @@ class _Equation:
             raise _err(f"{r.op_text} cannot define {name} with a value in its subscript",
                        r.pos, self.file, f"define {name} once with its parameter "
                        f"({name}_\\epsilon(x) = ...) and write {name}_0(x) in claims")
-        if self.defined(name):
+        if self.defined(name) and not (vocabulary_name and self._vocab(name)):
             raise _err(f"{r.op_text} redefines {name!r}", r.pos, self.file,
                        "use = to state a claim about a defined name")
         free = [r.left.index] if isinstance(r.left, Indexed) else []

@@ -472,9 +472,10 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         "other layers (l+1, l-1) are not: state the claim at one layer")
     if isinstance(sup, Name) and len(sup.id) == 1 and not p.defined(sup.id):
         raise p.err(f"superscript {sup.id} is not a defined name: a layer index (a^l, "
-                    "a^{(l)}) is not modelled", t,
-                    f"drop the layer superscript (every quantity of the claim is then at the "
-                    f"same layer), or define {sup.id} if it is an exponent")
+                    "a^{(l)}) is read only after the document declares its layer", t,
+                    f"declare `layer {sup.id}` in a symnorm block (a_i^{sup.id}, "
+                    f"\\mu^{{({sup.id})}} are then the one layer the document models), or "
+                    f"define {sup.id} if it is an exponent")
     if kind in ("name", "func", "call"):
         name = str(val)
         if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x

@@ -24,6 +24,7 @@ from .vocab import (
     LATEX_GAIN_OUTPUT,
     LATEX_PLAIN_OUTPUT,
     LATEX_SETS,
+    LATEX_SOURCE_NAMES,
     LATEX_VECTOR_AFFINE,
     conventional_names,
     conventions,
@@ -179,6 +180,17 @@ def latex_env(scope: Scope) -> LatexEnv:
         return let is not None and not let.stmt.params and name not in conflicts \
             and bool(let.vocab or let.origin and name in conventional)
 
+    def vocab_private(name: str) -> tuple[str, str] | None:
+        let = scope.lets.get(name)
+        if let is None or let.stmt.params or let.vocab or not let.origin \
+                or name in conventional or name in texts:
+            return None
+        words = let.origin.replace("(", " ").split()
+        vocab = words[words.index("use") + 1] if "use" in words[:-1] else ""
+        if name in LATEX_SOURCE_NAMES.get(vocab, ()):
+            return None
+        return let.origin, str(let.stmt.body)
+
     def alias(name: str) -> str | None:
         let = scope.lets.get(name)
         if let is None or let.stmt.params or not isinstance(let.expanded, Name):
@@ -200,6 +212,7 @@ def latex_env(scope: Scope) -> LatexEnv:
                         scope.lets[n].stmt.params) and not (scope.lets[n].vocab
                                                             or scope.lets[n].origin),
                     plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
+                    vocab_private=vocab_private,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
                     layer_names=frozenset(n for v in vocabs for n in LAYER_NAMES.get(v, ())),

@@ -21,8 +21,9 @@ from typing import NamedTuple
 from ..errors import SpecError
 from ..spec import NormSpec, layer_norm, rms_norm
 
-__all__ = ["GROUPED", "LATEX_INDEX_SETS", "LATEX_MEANINGS", "VOCABULARIES", "Conventions", "conventions", "latex_conventions",
-           "normalizer_text", "register", "vector_affine", "vocabulary_text"]
+__all__ = ["GROUPED", "LATEX_INDEX_SETS", "LATEX_MEANINGS", "LATEX_SOURCE_NAMES", "VOCABULARIES",
+           "Conventions", "conventions", "latex_conventions", "normalizer_text", "register",
+           "vector_affine", "vocabulary_text"]
 
 
 def normalizer_text(spec: NormSpec, y: str) -> str:
@@ -189,6 +190,19 @@ LATEX_INDEX_SETS: dict[str, dict[str, str | None]] = {
 #: (``use batchnorm`` defines ``mu`` and the mini-batch size ``m``): they hold in LaTeX only
 #: in blocks of that vocabulary, like the names of :data:`LATEX_MEANINGS`.
 LATEX_CLAIM_NAMES: dict[str, dict[str, str]] = {"batchnorm": {"mu": "ones.T*x/d", "m": "d"}}
+#: Claim-language names of a vocabulary that are the LaTeX notation of the source it was
+#: built from (symnorm's paper for use layernorm: P, c = Px, v, s, J; Ioffe and Szegedy's
+#: batch for use batchnorm): an equation that writes one of them on the left while using it
+#: (``P = I - \\frac{\\mathbf 1\\mathbf 1^\\top}{d},\\quad c = Px``) states the vocabulary's
+#: quantity, a claim.  The others (use rmsnorm's ``r``, which derivations write both for
+#: the root mean square and for its inverse) are refused there: the source may mean its own.
+LATEX_SOURCE_NAMES: dict[str, frozenset[str]] = {
+    "layernorm": frozenset({"P", "c", "v", "s", "J", "N", "Jy"}),
+    "batchnorm": frozenset({"P", "BN", "Jb", "z"}),
+    "rmsnorm": frozenset({"RMS", "Jr", "Jy"}),
+}
+
+
 def conventional_names() -> set[str]:
     """The names of :data:`LATEX_MEANINGS` and :data:`LATEX_CLAIM_NAMES` of every vocabulary."""
     return {n for t in (*LATEX_MEANINGS.values(), *LATEX_CLAIM_NAMES.values()) for n in t}
