@@ -225,4 +225,6 @@ def latex_env(scope: Scope) -> LatexEnv:
                     sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()},
                     entries=entry_reading(vocabs, {n for n in texts if not own(n)},
                                           {n for n in ("mu", "sigma")
-                                           if kind(n) in ("vector", "matrix")}))
+                                           if kind(n) in ("vector", "matrix")
+                                           or kind(n) == "let" and shape(Name(n, Pos(1, 1)))
+                                           in ("column", "row", "matrix")}))
