@@ -314,3 +314,11 @@ def test_the_layer_the_use_line_describes_decides() -> None:
     assert not same(layer, (p.x - p.mean) / np.sqrt(p.var + EPS) * p.gamma + p.beta)
     got = claims(rows(preamble, DOC))
     assert [s for _, s, _, _ in got] == ["refuted"], got
+
+
+def test_the_documents_own_vector_mu_keeps_its_entries() -> None:
+    # numpy: the normalized sample is not x - x = 0, and mu = x entrywise
+    p = Point(GN)
+    assert not same(p.normalized(), p.x - p.x)
+    got = claims(rows(GN + "\nlet mu = x", r"y_i = x_i - \mu_i", r"\mu_i = x_i"))
+    assert [s for _, s, _, _ in got] == ["refuted", "proved"], got
