@@ -51,7 +51,10 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      " \\\\\n\\widehat{x}_i &\\leftarrow \\frac{x_i - \\mu_\\mathcal{B}}{\\sqrt{\\sigma_"
      "\\mathcal{B}^2 + \\epsilon}} \\\\\ny_i &\\leftarrow \\gamma\\widehat{x}_i + \\beta\n"
      "\\end{aligned}"), True),
-    ("gn.eq2", "Wu and He (2018), eq. (2): sums over a set S_i", "vector x\nscalar eps",
+    # with a grouped vocabulary (issue 10): S_i is i's group, mu_i its mean (a claim), the
+    # sigma_i of the second relation a definition (sigma has no vocabulary meaning there)
+    ("gn.eq2", "Wu and He (2018), eq. (2): sums over a set S_i",
+     "use groupnorm(groups=2, channels=4, spatial=2)",
      (r"\mu_i = \frac{1}{m}\sum_{k\in\mathcal{S}_i} x_k, \quad \sigma_i = \sqrt{\frac{1}{m}"
      r"\sum_{k\in\mathcal{S}_i}(x_k-\mu_i)^2 + \epsilon}"), True),
     # --- textbook / blog derivations, LayerNorm with the vocabulary ---------------------------
@@ -184,6 +187,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      r"y_{tijk} = \frac{x_{tijk} - \mu_{ti}}{\sqrt{\sigma_{ti}^2 + \epsilon}}", True),
     ("zhang.eq2", "Zhang and Sennrich (2019), eq. (2): LayerNorm with the gain g_i",
      "vector a, g\nscalar mu, sigma", r"\bar{a}_i = \frac{a_i - \mu}{\sigma} g_i", True),
-    ("gn.eq1", "Wu and He (2018), eq. (1)", "vector x\nscalar eps",
+    # sigma_i with no definition before it: Wu and He's (with eps) or sqrt(Var)? refused
+    ("gn.eq1", "Wu and He (2018), eq. (1)", "use groupnorm(groups=2, channels=4, spatial=2)",
      r"\hat{x}_i = \frac{1}{\sigma_i}(x_i - \mu_i)", True),
 ]

@@ -30,8 +30,9 @@ import math
 from ..errors import LimitError, SpecError
 from ..spec import NormSpec, group_norm, instance_norm
 
-__all__ = ["MAX_VECTOR_LENGTH", "definitions", "groupnorm_spec", "groupnorm_vocabulary",
-           "instancenorm_spec", "instancenorm_vocabulary", "sample_groups"]
+__all__ = ["MAX_VECTOR_LENGTH", "channel_groups", "definitions", "groupnorm_spec",
+           "groupnorm_vocabulary", "instancenorm_spec", "instancenorm_vocabulary",
+           "latex_lines", "sample_groups"]
 
 #: The explicit engine works on concrete vectors; keep them small.
 MAX_VECTOR_LENGTH = 16
@@ -104,11 +105,74 @@ def instancenorm_spec(channels: int = 4, spatial: int = 2, eps_inside: bool = Tr
     return spec.with_(eps_inside=eps_inside, var_denominator=var_denominator)
 
 
+def channel_groups(spec: NormSpec) -> list[tuple[list[int], int]]:
+    """The channels of one sample as (flat positions, index of the channel's group), in
+    layout order: GroupNorm's groups are blocks of whole channels, so every channel lies in
+    one group (InstanceNorm: each channel is its own group).
+
+    >>> from symnorm.spec import group_norm
+    >>> channel_groups(group_norm(2, "N C W", sizes="N=1 C=4 W=1"))
+    [([0], 0), ([1], 0), ([2], 1), ([3], 1)]
+    """
+    groups = sample_groups(spec)
+    axes = [a for a in spec.layout if a != spec.batch_axis]
+    sizes = [spec.size(a) for a in axes]
+    where = {flat: g for g, grp in enumerate(groups) for flat in grp}
+    channels: dict[int, list[int]] = {}
+    entries = itertools.product(*(range(n) for n in sizes))  # type: ignore[arg-type]
+    for flat, idx in enumerate(entries):
+        channels.setdefault(idx[axes.index(spec.channel_axis)], []).append(flat)
+    out = []
+    for c in sorted(channels):
+        owners = {where[f] for f in channels[c]}
+        if len(owners) != 1:  # pragma: no cover - a spec's groups hold whole channels
+            raise SpecError(f"channel {c} lies in several groups")
+        out.append((channels[c], owners.pop()))
+    return out
+
+
+def latex_lines(spec: NormSpec, name: str, prefix: str) -> list[str]:
+    """What the LaTeX reader needs of a grouped vocabulary (docs/family.md, "LaTeX"): the
+    group size ``<p>m``, each group's mean ``<p>mu<g>`` and biased variance ``<p>var<g>``
+    (``\\mathrm{Var}[x]`` divides by m whatever the layer's denominator, as in
+    :func:`symnorm.lang.latex_atoms._statistic`), each
+    channel's selector ``<p>C<c>`` and indicator ``<p>c<c>``, the per-channel gain and bias
+    ``<p>gamma<c>``, ``<p>beta<c>`` and the output ``<name>y`` with them; and the per-entry
+    symbols ``<p>mu_entry``, ``<p>var_entry``, ``<p>S_entry`` the reader writes for "the
+    statistic of the entry's group" before it states an equation once per channel
+    (:mod:`symnorm.lang.latex_groups`; a claim that keeps them is an error)."""
+    groups = sample_groups(spec)
+    length = sum(len(g) for g in groups)
+    sizes = {len(g) for g in groups}
+    if len(sizes) != 1:  # pragma: no cover - every spec's groups have one size
+        raise SpecError("groups of different sizes")
+    m = sizes.pop()
+    chans = channel_groups(spec)
+    lines = [f"let {prefix}m = {m}",
+             f"scalar {prefix}mu_entry, {prefix}var_entry", f"matrix {prefix}S_entry",
+             "scalar " + ", ".join(f"{prefix}{a}{c}" for a in ("gamma", "beta")
+                                   for c in range(1, len(chans) + 1))]
+    for k in range(1, len(groups) + 1):
+        cen = f"({prefix}S{k}*x - {prefix}mu{k}*{prefix}e{k})"
+        lines += [f"let {prefix}mu{k} = {prefix}e{k}.T*x/{m}",
+                  f"let {prefix}var{k} = {cen}.T*{cen}/{m}"]
+    terms = []
+    for c, (flat, _) in enumerate(chans, start=1):
+        sel = " + ".join(f"{_vec(length, [i])}*{_vec(length, [i])}.T" for i in flat)
+        lines += [f"let {prefix}C{c} = {sel}", f"let {prefix}c{c} = {_vec(length, flat)}"]
+        terms.append(f"{prefix}gamma{c}*{prefix}C{c}*{name}(x) + {prefix}beta{c}*{prefix}c{c}")
+    lines.append(f"let {name}y = " + " + ".join(terms))
+    return lines
+
+
 def groupnorm_vocabulary(spec: NormSpec) -> list[str]:
-    """``use groupnorm``: d (fixed), x, eps, selectors gS1.., indicators ge1.., GN(y), Jg."""
-    return definitions(spec, "GN", "g")
+    """``use groupnorm``: d (fixed), x, eps, selectors gS1.., indicators ge1.., GN(y), Jg, and
+    the LaTeX reader's names (:func:`latex_lines`: gm, gmu1.., gvar1.., gC1.., gc1..,
+    ggamma1.., gbeta1.., GNy)."""
+    return definitions(spec, "GN", "g") + latex_lines(spec, "GN", "g")
 
 
 def instancenorm_vocabulary(spec: NormSpec) -> list[str]:
-    """``use instancenorm``: d (fixed), x, eps, selectors iS1.., indicators ie1.., IN(y), Ji."""
-    return definitions(spec, "IN", "i")
+    """``use instancenorm``: d (fixed), x, eps, selectors iS1.., indicators ie1.., IN(y), Ji,
+    and the LaTeX reader's names (:func:`latex_lines`, prefix i)."""
+    return definitions(spec, "IN", "i") + latex_lines(spec, "IN", "i")

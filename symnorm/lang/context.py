@@ -548,6 +548,16 @@ class Scope:
                             "labels must be unique within a document")
         self.labels.add(st.label)
         rel = self._expand_relation(st.relation)
+        from .latex_groups import leftover_symbol
+        for r in (rel, *st.given, *st.local_assumptions):
+            left = leftover_symbol(self._expand_relation(r).left) or leftover_symbol(
+                self._expand_relation(r).right)
+            if left is not None:
+                raise self._err(f"{left} is GroupNorm's per-entry symbol of the LaTeX reader: "
+                                "it has a meaning only inside a LaTeX equation, stated once "
+                                "per channel (docs/family.md)", st.pos,
+                                "write the group's own statistic (gmu1, gvar1), or the "
+                                "equation in LaTeX")
         # `given a > 0` bounds the claim like an assumption; equations are hypotheses
         given = tuple(self._expand_relation(g) for g in st.given if g.op == "==")
         local_src = tuple(st.local_assumptions) + tuple(g for g in st.given if g.op != "==")

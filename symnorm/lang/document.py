@@ -199,6 +199,7 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     try:
         from .latex import GAIN_OUTPUT, PLAIN_OUTPUT, parse_latex_equation
         from .latex_env import latex_env
+        from .latex_groups import check_statement, per_channel, sigma_forms
     except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
         doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
         return
@@ -224,7 +225,11 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
                               "write the inequality as a claim (`claim L: s > 0`) or put it "
                               "beside the equation it qualifies")
         uses = ", ".join(f"use {v}" for v in doc.scope.latex_vocabs())
+        # GroupNorm's per-entry statistics: sigma's two readings, one statement per channel
+        stmts = sigma_forms(stmts, env.entries, doc.scope.is_defined, doc.path)
         for st in stmts:
+            check_statement(st, doc.scope, env.entries, doc.path)
+            st = per_channel(st, doc.scope, env.entries, doc.path)
             doc.scope.add(st)
             if isinstance(st, Let):
                 meaning = {PLAIN_OUTPUT: env.plain_output, GAIN_OUTPUT: env.gain_output}.get(

@@ -20,6 +20,7 @@ from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
+from symnorm.lang.latex_groups import reading_for
 from symnorm.lang.latex_index import (
     LOSS,
     SUM_ENTRIES,
@@ -173,6 +174,8 @@ class LatexEnv:
     latex_aliases: dict[str, str] = field(default_factory=dict)
     #: the vocabulary's names of the dimension defined as ``d`` (batchnorm's ``m``)
     vocab_counts: frozenset[str] = frozenset()
+    #: per-entry statistics and index sets (latex_groups.EntryReading), or None
+    entries: Any = None
 
 
 def parse_latex_equation(
@@ -215,6 +218,7 @@ def parse_latex_equation(
         or reader.env.own_function(n) or reader.env.kind(n) in ("scalar", "vector", "matrix") \
         or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
     parser.sets = dict(reader.env.sets)
+    parser.entries = reading_for(reader.env.entries, toks)  # latex_groups.py
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)
@@ -373,7 +377,7 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
                            f"drop the declaration of {n} (the vocabulary reads {n} as "
                            f"{AFFINE_WORDS[n]}), or define {out} yourself")
             if env.kind(n) in ("scalar", "vector", "matrix") and n not in VOCAB_INPUTS \
-                    and n not in params:
+                    and n not in params and not (env.entries and n in env.entries.symbols()):
                 # y_i = g_i \hat x_i + b_i (Breloff): the source's own gain g, not the
                 # vocabulary's gamma; comparing with gamma*N(x) + beta would refute it
                 raise _err(f"{out} = ... uses {n}, declared by the document, while the "
@@ -666,6 +670,7 @@ class _Equation:
             return
         params = {n for n in (*env.affine, *names_in(env.meanings[out]))
                   if env.kind(n) in ("scalar", "vector") or n in env.affine}
+        params |= env.entries.symbols() if env.entries is not None else set()  # GroupNorm
 
         def reach(e: Expr) -> set[str] | None:
             name = e.id if isinstance(e, Name) else ""
@@ -970,7 +975,7 @@ class _Equation:
             batch = tuple(rec(b) for b in e.batch) if e.batch is not None else None
             return Call(e.func, tuple(rec(a) for a in e.args), e.pos, batch, e.params, e.bind)
         if isinstance(e, IndexSum):
-            return IndexSum(e.index, rec(e.body), e.pos)
+            return replace(e, body=rec(e.body))
         return e
 
     def _affine_transform(self, e: Call) -> object:

@@ -42,6 +42,13 @@ from symnorm.lang.latex_tokens import (
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
+from symnorm.lang.latex_groups import (
+    IndexSet,
+    entry_statistic,
+    entry_variance,
+    group_statistic,
+    index_set,
+)
 from symnorm.lang.vocab import ALL_LAYER_NAMES, WORD_STATISTICS
 
 if TYPE_CHECKING:
@@ -493,7 +500,9 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
             _not_differential(p, t, p.toks[p.i - 1].end)
         if kind == "call":
             raise p.err(f"{t.text} needs a parenthesized argument", t, f"write {t.text}(x)")
-        return _apply(_named(p, name, sub, t), sup, t, p)
+        node = _named(p, name, sub, t)
+        variance = entry_variance(p, node, sup, t)  # GroupNorm: sigma^2 is i's group's
+        return variance if variance is not None else _apply(node, sup, t, p)
     if sub is not None:
         allowed = {"I": ["d"], "ones": ["d"], "norm": ["2"]}.get(kind)
         if sub != allowed:
@@ -526,6 +535,9 @@ def _statistic(p: ExprParser, name: str, t: Tok) -> Expr:
         p.closers.pop()
     p.expect("]" if o.text == "[" else ")", o)
     pos = p.pos(t)
+    grouped = group_statistic(p, name, arg, t)  # GroupNorm: the statistic of i's group
+    if grouped is not None:
+        return grouped
     if name == "MS":  # the mean of the entrywise squares (of a vector only: resolved by shape)
         sq = BinOp("**", arg, Num(Fraction(2), pos), pos)
         return BinOp("/", Call(SUM_ENTRIES, (sq,), pos), Name("d", pos), pos)
@@ -694,6 +706,9 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
     if len(sub) != 1:
         raise p.err(f"comma in the subscript of {name}", t)
     if sub[0] in INDEX_LETTERS or sub[0] in p.sum_letters:
+        stat = entry_statistic(p, name, sub[0], t)  # \mu_i: the statistic of i's group
+        if stat is not None:
+            return stat
         return Indexed(name, sub[0], pos)  # type: ignore[return-value]
     letters = INDEX_LETTERS + tuple(p.sum_letters)
     if len(sub[0]) == 2 and sub[0][0] != sub[0][1] and all(c in letters for c in sub[0]) \
@@ -1052,6 +1067,8 @@ def _sum(p: ExprParser) -> IndexSum:
         p.i += 1
     index = None
     element: str | None = None  # \sum_{x \in \mathcal B}: the element's name
+    within: str | None = None  # \sum_{k\in\mathcal S_i}: the selector of i's group
+    over_set = False
     lower_bound = 1
     upper: tuple[Tok, bool] | None = None  # the bound's token, and whether it was N-1
     seen: set[str] = set()
@@ -1064,9 +1081,14 @@ def _sum(p: ExprParser) -> IndexSum:
         o = p.next() if braced else s
         k = p.next("a sum index" if s.text == "_" else "an upper bound")
         if s.text == "_" and braced and (member := _set_member(p, k)) is not None:
-            # \sum_{x\in\mathcal B}: every entry of x, as the entry x_i (an indexed entry
-            # written in the body besides is then an error: one index per sum)
-            element, lower_bound, index = member, 1, "i"
+            if isinstance(member, IndexSet):  # \sum_{k\in\mathcal S_i}: latex_groups.py
+                if k.text not in INDEX_LETTERS:
+                    _other_index(p, k)
+                index, within, over_set = member.index, member.select, True
+            else:
+                # \sum_{x\in\mathcal B}: every entry of x, as the entry x_i (an indexed
+                # entry written in the body besides is then an error: one index per sum)
+                element, lower_bound, index = member, 1, "i"
         elif s.text == "_" and p.tensor_mode and braced and _letter(k) and not p.at("="):
             # \sum_{nhw}: the letters of a tensor's vector index (latex_tensor.py checks them)
             index = _letter_run(p, k)
@@ -1104,7 +1126,7 @@ def _sum(p: ExprParser) -> IndexSum:
         return Call(SUM_ENTRIES, (body0,), p.pos(t))  # type: ignore[return-value]
     if index is None:
         raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t)
-    if element is not None and upper is not None:
+    if (element is not None or over_set) and upper is not None:
         raise p.err("a sum over a set takes no upper bound", t)
     if upper is not None and upper[1] != (lower_bound == 0):
         k, minus = upper
@@ -1128,7 +1150,7 @@ def _sum(p: ExprParser) -> IndexSum:
         body = _index_element(body, element, index)
         if not any(isinstance(n, Indexed) for n in term_nodes(body)):
             raise p.err(f"the sum over {element} in a set does not use {element}", t)
-    return IndexSum(index, body, p.pos(t))
+    return IndexSum(index, body, p.pos(t), within)
 
 
 def _other_index(p: ExprParser, k: Tok) -> None:
@@ -1158,7 +1180,7 @@ def _set_size(p: ExprParser) -> Expr | None:
     return None
 
 
-def _set_member(p: ExprParser, k: Tok) -> str | None:
+def _set_member(p: ExprParser, k: Tok) -> str | IndexSet | None:
     """``\\sum_{x \\in \\mathcal B}``: the element's name when the set is one the vocabulary
     names (``use batchnorm``: the mini-batch B holds the entries of x); None when the
     subscript is not ``name \\in set``.  Any other set is an error naming it."""
@@ -1180,6 +1202,9 @@ def _set_member(p: ExprParser, k: Tok) -> str | None:
         word = s.text
     else:
         raise p.err(f"a sum over {s.text!r}: only the mini-batch \\mathcal B is a set here", s)
+    over = index_set(p, k, word, s)  # \mathcal S_i, the entries of i's group
+    if over is not None:
+        return over
     if p.sets.get(word) != name or p.defined(word):
         raise p.err(f"a sum over the set {word}: sums over sets are not modelled", s,
                     "write \\sum_{i=1}^m x_i; with `use batchnorm`, "

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import LimitError, SourceError
 from .latex import LatexEnv, names_in
+from .latex_groups import entry_reading
 from .latex_graph import GRAPH_VOCABS, LAYER_GRAPHS, Graph, vocabulary_graph
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
@@ -221,4 +222,9 @@ def latex_env(scope: Scope) -> LatexEnv:
                         and isinstance(let.expanded, Name) and let.expanded.id == "d"),
                     reaches=reaches,
                     conflicts=conflicts,
-                    sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()})
+                    sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()},
+                    entries=entry_reading(vocabs, {n for n in texts if not own(n)},
+                                          {n for n in ("mu", "sigma")
+                                           if kind(n) in ("vector", "matrix")
+                                           or kind(n) == "let" and shape(Name(n, Pos(1, 1)))
+                                           in ("column", "row", "matrix")}))

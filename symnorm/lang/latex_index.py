@@ -153,6 +153,9 @@ class IndexSum:
     index: str
     body: object
     pos: Pos = field(compare=False)
+    #: ``\sum_{k\in\mathcal S_i}`` of a grouped vocabulary: the selector symbol of the
+    #: entry's group (latex_groups.py); None for a sum over every entry
+    within: str | None = None
 
     def __str__(self) -> str:
         return f"sum_{self.index}({self.body})"
@@ -335,6 +338,10 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
                    and isinstance(c.right, Num) and c.right.value == 2
                    and not isinstance(c.left, Num)]
         written = [c for c in coeff if not _plain_scalar(c)]
+        if s.within is not None and not vecs and (len(written) > 1 or squares):
+            raise _err("a summand without an indexed entry in a sum over the set S_i", pos,
+                       file, "write the entries with the sum's index: "
+                       "\\sum_{k\\in\\mathcal S_i} x_k^2")
         if not vecs and len(written) > 1:
             # the reading (literal d*c*x, or entrywise) needs the factors' shapes
             core: Expr = Call(SUM_TERM, tuple(coeff), pos)
@@ -343,11 +350,11 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
             coeff.remove(squares[0])
             core = Call(SUM_SQUARES, (squares[0].left,), pos)  # type: ignore[union-attr]
         elif not vecs:
-            core = Call("sum", (_ones(pos),), pos)
+            core = Call("sum", (_within(s, _ones(pos)),), pos)
         elif len(vecs) == 1:
-            core = Call("sum", (vecs[0],), pos)
+            core = Call("sum", (_within(s, vecs[0]),), pos)
         else:
-            core = BinOp("*", Transpose(vecs[0], pos), vecs[1], pos)
+            core = BinOp("*", Transpose(vecs[0], pos), _within(s, vecs[1]), pos)
         # coefficients keep their written order (they may be matrices): c1*c2*...*core
         factors = [c for c in coeff if not (isinstance(c, Num) and c.value == 1)]
         if vecs and any(not _plain_scalar(c) for c in factors):
@@ -367,6 +374,12 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
             total = BinOp("+" if sign > 0 else "-", total, core, pos)
     assert total is not None
     return total
+
+
+def _within(s: IndexSum, v: Expr) -> Expr:
+    """The entries of ``v`` the sum runs over: the entry's group (``S*v``) for a sum over
+    the set S_i, all of them otherwise (u.T*(S*w) is the sum of u_k w_k over the group)."""
+    return v if s.within is None else BinOp("*", Name(s.within, v.pos), v, v.pos)
 
 
 def _entry(e: object, index: str, file: str) -> tuple[Expr, bool]:

@@ -27,6 +27,7 @@ twice, a sum over a letter that is also free) is refused with its location.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from symnorm.errors import SourceError
 from symnorm.lang.latex_index import (
     Indexed,
@@ -342,7 +343,7 @@ def _rewrite(e: object, f: Callable[[object], object | None]) -> object:
     if new is not None:
         return new
     if isinstance(e, IndexSum):
-        return IndexSum(e.index, _rewrite(e.body, f), e.pos)
+        return replace(e, body=_rewrite(e.body, f))
     if isinstance(e, BinOp):
         return BinOp(e.op, _rewrite(e.left, f), _rewrite(e.right, f),  # type: ignore[arg-type]
                      e.pos, written=e.written)

@@ -255,8 +255,8 @@ def read_tensor_notation(rels: list[tuple[object, object]], names: TensorNames, 
     def leaf(n: object, summed: str | None) -> object:
         if isinstance(n, IndexSum):
             if n in sums:
-                return IndexSum(index, _map(n.body, leaf, index), n.pos)
-            return IndexSum(n.index, _map(n.body, leaf, summed), n.pos)
+                return IndexSum(index, _map(n.body, leaf, index), n.pos, n.within)
+            return IndexSum(n.index, _map(n.body, leaf, summed), n.pos, n.within)
         if isinstance(n, TensorEntry):
             return entry(n, summed)
         if isinstance(n, (Name, Indexed)) and (n.id in letters or isinstance(n, Indexed)

@@ -21,8 +21,9 @@ from typing import NamedTuple
 from ..errors import SpecError
 from ..spec import NormSpec, layer_norm, rms_norm
 
-__all__ = ["LATEX_MEANINGS", "LATEX_SOURCE_NAMES", "VOCABULARIES", "Conventions", "conventions",
-           "latex_conventions", "normalizer_text", "register", "vector_affine", "vocabulary_text"]
+__all__ = ["GROUPED", "LATEX_INDEX_SETS", "LATEX_MEANINGS", "LATEX_SOURCE_NAMES", "VOCABULARIES",
+           "Conventions", "conventions", "latex_conventions", "normalizer_text", "register",
+           "vector_affine", "vocabulary_text"]
 
 
 def normalizer_text(spec: NormSpec, y: str) -> str:
@@ -133,6 +134,8 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
                   # the feature count n of textbooks and blogs (d2l.ai, Lior Sinai's
                   # \frac{1}{n}\sum_r^n x_r), as with use rmsnorm
                   "n": "d",
+                  # Wu and He's m = |S_i|, the size of the entry's set: every entry
+                  "m": "d",
                   # the word variance (ONNX, cuDNN, TF): the variance without eps
                   "variance": "v",
                   # Dive into Deep Learning's estimates; its sigma-hat holds eps (see
@@ -159,7 +162,24 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
                 # the normalized vector x/r (Zhang and Sennrich's a-bar, the hatted x of
                 # RMSNorm's backward derivations): a node of RMSNorm's computation graph
                 "xhat": "RMS(x)"},
+    # GroupNorm and InstanceNorm (docs/family.md, "LaTeX"): mu and the variance are the
+    # statistics of each entry's group, written with the per-entry symbols the LaTeX reader
+    # states once per channel (symnorm/lang/latex_groups.py); gamma and beta are per channel
+    # (PyTorch's affine=True, shape C); m is the group size |S_i| (Wu and He).  No sigma:
+    # Wu and He's sigma_i holds eps, the sqrt(sigma^2 + eps) of other sources does not
+    "groupnorm": {"mu": "gmu_entry", "variance": "gvar_entry", "xhat": "GN(x)", "y": "GNy",
+                  "m": "gm", **AFFINE_WORDS},
+    "instancenorm": {"mu": "imu_entry", "variance": "ivar_entry", "xhat": "IN(x)",
+                     "y": "INy", "m": "im", **AFFINE_WORDS},
 }
+#: The grouped vocabularies: name -> the prefix of their claim-language names (gS1, gmu1).
+GROUPED: dict[str, str] = {"groupnorm": "g", "instancenorm": "i"}
+#: Index sets a vocabulary names in LaTeX (``\sum_{k\in\mathcal S_i}``, Wu and He): set
+#: letter -> the per-entry selector of the entry's group, or None where the set is every
+#: entry (LayerNorm's one group; BatchNorm's batch, the vector x).
+LATEX_INDEX_SETS: dict[str, dict[str, str | None]] = {
+    "layernorm": {"S": None}, "batchnorm": {"S": None},
+    "groupnorm": {"S": "gS_entry"}, "instancenorm": {"S": "iS_entry"}}
 # The hatted sigma: Dive into Deep Learning writes its estimates with hats and puts eps
 # into the variance estimate, \hat\sigma^2_B = 1/|B| \sum (x - \hat\mu_B)^2 + \epsilon, then
 # BN(x) = \gamma \odot (x - \hat\mu_B) / \hat\sigma_B + \beta (sections 8.5.1, 8.5.2.3): its
@@ -206,12 +226,12 @@ LAYER_NAMES: dict[str, frozenset[str]] = {
     "layernorm": frozenset({"LayerNorm", "LN", "LayerNormalization"}),
     "batchnorm": frozenset({"BatchNorm", "BN", "BatchNormalization", "BatchNorm1d"}),
     "rmsnorm": frozenset({"RMSNorm", "RMSNormalization"}),
+    "groupnorm": frozenset({"GroupNorm", "GN", "GroupNormalization"}),
+    "instancenorm": frozenset({"InstanceNorm", "IN", "InstanceNormalization",
+                               "InstanceNorm1d", "InstanceNorm2d"}),
 }
 #: Names of layers no vocabulary models (their use under another vocabulary is an error).
-OTHER_LAYER_NAMES: dict[str, str] = {"GroupNorm": "GroupNorm", "GN": "GroupNorm",
-                                     "GroupNormalization": "GroupNorm",
-                                     "InstanceNorm": "InstanceNorm",
-                                     "InstanceNormalization": "InstanceNorm"}
+OTHER_LAYER_NAMES: dict[str, str] = {}
 #: Every layer name, with the layer it names.
 ALL_LAYER_NAMES: dict[str, str] = {
     **OTHER_LAYER_NAMES,
@@ -219,15 +239,20 @@ ALL_LAYER_NAMES: dict[str, str] = {
 #: Scalar affine parameters a vocabulary's output uses (declared when an equation uses them).
 LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
                                             "batchnorm": ("gamma", "beta"),
-                                            "rmsnorm": ("gamma", "beta")}
+                                            "rmsnorm": ("gamma", "beta"),
+                                            # per channel: stated once per channel
+                                            "groupnorm": ("gamma", "beta"),
+                                            "instancenorm": ("gamma", "beta")}
 #: The name of a vocabulary's output: a formula with no relation is a claim about it.
-LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y", "rmsnorm": "y"}
+LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y", "rmsnorm": "y",
+                                "groupnorm": "y", "instancenorm": "y"}
 #: The output of the layer without affine parameters (PyTorch's ``affine=False``, Inox's
 #: BatchNorm): what ``y`` means in an equation that writes neither of the affine parameters
 #: (``y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}``); an equation that writes either
 #: one gets the full ``gamma*N(x) + beta*ones``, so dropping one of them is refuted.
 LATEX_PLAIN_OUTPUT: dict[str, str] = {"layernorm": "N(x)", "batchnorm": "BN(x)",
-                                      "rmsnorm": "RMS(x)"}
+                                      "rmsnorm": "RMS(x)", "groupnorm": "GN(x)",
+                                      "instancenorm": "IN(x)"}
 #: Vocabularies whose sources differ on the affine part, so that what an equation writes
 #: says which layer it describes: RMSNorm has a weight only in PyTorch
 #: (``y_i = \frac{x_i}{\mathrm{RMS}(x)} * \gamma_i``), a gain g and an optional bias in
