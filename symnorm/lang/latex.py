@@ -289,11 +289,22 @@ def _output_variant(written: frozenset[str] | None, env: LatexEnv) -> tuple[str,
     return None
 
 
-def _layer_definitions(raws: list[RawRel], names: frozenset[str], reader: _Equation
-                       ) -> set[str]:
+def _layer_definitions(raws: list[RawRel], names: frozenset[str], reader: _Equation,
+                       parser: ExprParser) -> set[str]:
     """The layer names an equation defines as functions of its own: ``\\mathrm{LN}(a) =
-    ...`` with distinct plain names as arguments, LN not defined, and not called on the
-    right side (``\\mathrm{LN}(v) = \\mathrm{LN}(v + 2\\mathbf 1)`` is a claim)."""
+    ...`` with distinct plain names as arguments, LN not defined, and no layer's name
+    applied on the right side (``\\mathrm{LN}(v) = \\mathrm{LN}(v + 2\\mathbf 1)`` and
+    ``\\mathrm{LN}(x') = \\mathrm{LN}(x)`` are claims)."""
+    def applies_layer(e: object) -> bool:
+        stack = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (Name, Call)) and (node.pos.line, node.pos.col) in (
+                    parser.layer_tags | set(parser.layer_at)):
+                return True
+            stack.extend(_children(node))
+        return False
+
     out: set[str] = set()
     for r in raws:
         left = r.left
@@ -302,7 +313,7 @@ def _layer_definitions(raws: list[RawRel], names: frozenset[str], reader: _Equat
             continue
         target = _def_target(left)
         if target is not None and target[2] == "function" and not reader.defined(left.func) \
-                and left.func not in names_in(r.right):
+                and left.func not in names_in(r.right) and not applies_layer(r.right):
             out.add(left.func)
     return out
 
@@ -323,7 +334,7 @@ def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: E
     if out is None or not names or out not in env.meanings:
         return None
     calls = {n for n in parser.layer_at.values() if not parser.own_name(n)}
-    calls -= _layer_definitions(raws, names, reader)
+    calls -= _layer_definitions(raws, names, reader, parser)
     if not calls:
         return None
     full = env.meanings[out]

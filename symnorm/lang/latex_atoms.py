@@ -398,8 +398,59 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     return None
 
 
+def _prime_count(p: ExprParser, k: int = 0) -> tuple[int, int]:
+    """(primes, tokens) of a prime decoration at ``p.i + k``: ``'``, ``''``, ``^\\prime``,
+    ``^{\\prime}``, ``^{\\prime\\prime}``; (0, 0) where there is none.  ``^{\\prime 2}``
+    (a prime and a power in one group) is an error."""
+    toks = [p.peek(k + j) for j in range(3)]
+    if toks[0] is not None and toks[0].text == "'":
+        n = 0
+        while (tok := p.peek(k + n)) is not None and tok.text == "'":
+            n += 1
+        return n, n
+    if toks[0] is None or toks[0].text != "^" or toks[1] is None:
+        return 0, 0
+    if toks[1].text == "\\prime":
+        return 1, 2
+    if toks[1].text != "{" or toks[2] is None or toks[2].text != "\\prime":
+        return 0, 0
+    n = 0
+    while (tok := p.peek(k + 1 + 1 + n)) is not None and tok.text == "\\prime":
+        n += 1
+    close = p.peek(k + 2 + n)
+    if close is None or close.text != "}":
+        raise p.err("a prime and a power in one superscript (x^{\\prime 2})", toks[1],
+                    "write the power outside: (x')^2 or x'^2")
+    return n, n + 3
+
+
+def _primed(p: ExprParser, kind: str, val: object, t: Tok) -> object:
+    """``x'``, ``\\mathbf{x}^{\\prime}``: a prime is part of the name (``xprime``, as
+    ``\\hat x`` is ``xhat``), distinct from the unprimed name; on anything but a name it
+    is an error."""
+    n, used = _prime_count(p)
+    if not n:
+        return val
+    prime = p.peek()
+    assert prime is not None
+    if kind != "name":
+        raise p.err(f"a prime on {t.text}: \\prime is read only as a decoration of a "
+                    "name (x', \\mathbf{x}^{\\prime})", prime,
+                    "a derivative is written \\frac{\\partial ...}{\\partial ...}; name "
+                    "the quantity (x', y') instead")
+    p.i += used
+    name = str(val) + "prime" * n
+    after = p.peek()
+    if after is not None and after.text == "(" and not p.free_symbol(name):
+        raise p.err(f"{t.text}'(...): a prime on a function is its derivative, which is not "
+                    "read", prime, "write the derivative with \\frac{\\partial ...}"
+                    "{\\partial ...}, or define the function f' names (`let fprime(t) = ...`)")
+    return name
+
+
 def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     """Scripts, calls and powers after an atom."""
+    val = _primed(p, kind, val, t)
     if kind in ("name", "func") and str(val) in p.aliases:
         kind, val = "name", p.aliases[str(val)]  # let Y = y: Y is the vocabulary's y
     pos = p.pos(t)
@@ -707,9 +758,13 @@ def _scripts(p: ExprParser) -> tuple[list[str] | None, object]:
     sub: list[str] | None = None
     sup: object = None
     while p.at("_", "^", "'"):
+        if _prime_count(p)[0]:
+            t = p.peek()
+            assert t is not None
+            raise p.err("a prime here is not a name's decoration (after a subscript, a "
+                        "power or a group)", t, "write the prime right after the name: "
+                        "x'_i, x^{\\prime}_i")
         t = p.next()
-        if t.text == "'":
-            raise p.err("primes are not accepted", t, "name the derivative explicitly")
         if t.text == "_":
             if sub is not None:
                 raise p.err("double subscript", t)
