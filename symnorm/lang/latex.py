@@ -799,7 +799,8 @@ class _Equation:
             allowed=set(VOCAB_INPUTS) | params | {"d"} | inputs,
             declared=lambda n: self.kind(n) in ("scalar", "vector", "matrix"),
             names_in=names_in, children=_children, reaches=reach,
-            upstream=upstream_gradients(out, env.vectors()) | layers,
+            upstream=set().union(*(upstream_gradients(o, env.vectors()) for o in (out, *(
+                a for a, t in env.latex_aliases.items() if t == out)))) | layers,
             meaning=str(env.meanings[out]), file=self.file)
         if err is not None:
             raise err
@@ -1133,6 +1134,9 @@ class _Equation:
         try:
             return self._read_partial(pt)
         except SourceError as exc:
+            if pt.slash:  # dE/dX as printed: the error names it so
+                raise SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
+                                  exc.column, exc.hint) from None
             if not pt.differential:
                 raise
             written = f"\\partial {LOSS}/\\partial "

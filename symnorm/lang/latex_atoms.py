@@ -531,6 +531,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     if kind in ("name", "func", "call"):
         name = str(val)
         if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x
+            if sup is None and (frac := _slash_derivative(p, t)) is not None:
+                return frac  # dE/dX: the derivative, read as \frac{\partial E}{\partial X}
             if sup is None and p.differentials and _adjacent_name(p, p.toks[p.i - 1].end):
                 return _differential(p, t)  # the document declared dy: d\hat x is an adjoint
             _not_differential(p, t, p.toks[p.i - 1].end)
@@ -685,6 +687,56 @@ def _adjacent_name(p: ExprParser, end: int) -> bool:
     nxt = p.peek()
     return nxt is not None and nxt.start == end and (
         _letter(nxt) or nxt.text in GREEK or nxt.text in ACCENTS or nxt.text in BOLD)
+
+
+def _slash_derivative(p: ExprParser, t: Tok) -> Expr | None:
+    r"""``dE/dX``, ``dL/dx_i``, ``dE/dY``: a derivative printed as a plain-text fraction
+    (issue threads, docstrings: Caffe's ``dE/dX = ...``), read exactly as
+    ``\frac{\partial E}{\partial X}`` (a :class:`Partial`): the declared upstream gradient
+    ``dE_dY`` (or ``dy`` in differential notation) itself, or the adjoint through the layer;
+    without such a declaration the equation reader refuses it, naming the line to add.
+
+    Only ``d`` written against one letter (or Greek letter), an optional one-token
+    subscript, ``/`` and again ``d`` against a letter: None (nothing consumed) otherwise.
+    """
+    toks = p.toks
+    k = p.i
+
+    def name_at(j: int, end: int) -> tuple[str, str | None, int] | None:
+        if j >= len(toks) or toks[j].start != end:
+            return None
+        tok = toks[j]
+        if _letter(tok) and len(tok.text) == 1:
+            base = tok.text
+        elif tok.text in GREEK:
+            base = GREEK[tok.text]
+        else:
+            return None
+        j += 1
+        if j + 1 < len(toks) and toks[j].text == "_" and (
+                _letter(toks[j + 1]) or toks[j + 1].text.isdigit()):
+            return base, toks[j + 1].text, j + 2
+        return base, None, j
+
+    num = name_at(k, toks[k - 1].end)
+    if num is None:
+        return None
+    j = num[2]
+    if j + 1 >= len(toks) or toks[j].text != "/" or toks[j + 1].text != "d":
+        return None
+    var = name_at(j + 2, toks[j + 1].end)
+    if var is None:
+        return None
+    p.i = var[2]
+
+    def entry(base: str, sub: str | None) -> tuple[str, str | None]:
+        if sub is None or sub in INDEX_LETTERS or sub in p.sum_letters:
+            return base, sub
+        return f"{base}_{sub}", None
+
+    (a, ai), (b, bi) = entry(num[0], num[1]), entry(var[0], var[1])
+    node: Any = Partial(a, ai, None, b, bi, None, p.pos(t), slash=True)
+    return node
 
 
 def _differential(p: ExprParser, t: Tok) -> Expr:
