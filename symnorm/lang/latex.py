@@ -1278,6 +1278,15 @@ class _Equation:
                            f"{{\\partial {pt.var}}} for the whole matrix")
             return Indexed(pt.num, pt.num_index, pos, jac)
         if pt.var_index:  # d mu / d x_i: entry i of the gradient
+            if var_kind == "scalar" and pt.var in self.env.affine:
+                # d\gamma_i with the scalar gamma: a per-element parameter needs the option,
+                # which a `use` line gives its own block only
+                raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: an entry "
+                           f"of {pt.var}, which is a scalar in this block", pos, self.file,
+                           f"for per-element parameters write `document use "
+                           f"...(affine=elementwise)` (use layernorm, use rmsnorm) before the "
+                           f"equation's block, or \\frac{{\\partial {pt.num}}}{{\\partial "
+                           f"{pt.var}}} for the scalar's derivative")
             if var_kind != "vector" or num_shape != "scalar":
                 raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: a column "
                            "of a Jacobian", pos, self.file, f"write \\frac{{\\partial "
