@@ -227,3 +227,12 @@ def test_a_definition_of_the_layer_name_on_its_right_side_is_a_claim() -> None:
     assert [s for _, s, _ in got] == ["proved"], got
     got = verdicts("use layernorm\nvector u", r"\mathrm{LN}(u) = u")
     assert [s for _, s, _ in got] == ["defined"], got
+
+
+@pytest.mark.parametrize("preamble, latex", [
+    ("use layernorm", r"\gamma \mathrm{LN}(2x) + \beta = \gamma \hat x + \beta"),
+    ("use layernorm(affine=elementwise)", r"\gamma \odot \mathrm{LN}(2x) = \mathrm{LN}(x)"),
+])
+def test_the_gain_times_a_layer_map_that_holds_it_is_refused(preamble, latex) -> None:
+    msg = _error(preamble, latex)
+    assert "gamma times the layer map LN(...), which holds the gain already here" in msg, msg

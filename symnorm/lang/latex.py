@@ -39,6 +39,7 @@ from symnorm.lang.latex_index import (
     term_nodes,
 )
 from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gradients
+from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
@@ -767,6 +768,29 @@ class _Equation:
         err = double_affine((written.left, written.right), out, gains, _children, self.file)
         if err is not None:
             raise err
+        if self.layer_map is None or "gamma" not in names_in(self.layer_map):
+            return
+        # \gamma\,\mathrm{LN}(2x) where the layer map holds gamma: the gain twice
+        stack: list[object] = [written.left, written.right]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, BinOp) and node.op in ("*", "odot") or isinstance(node, Call) \
+                    and node.func == "hadamard":
+                odot = isinstance(node, BinOp) and node.op == "odot"
+                factors = [node.left, node.right] if odot else product_factors_all(node)  # type: ignore[union-attr]
+                layer = next((f for f in factors if isinstance(f, Call)
+                              and self._layer_call(f)), None)
+                gain = next((f for f in factors if isinstance(f, (Name, Indexed))
+                             and f.id in gains), None)
+                if layer is not None and gain is not None:
+                    raise _err(f"{gain.id} times the layer map {layer.func}(...), which holds "
+                               f"the gain already here ({self.layer_map}): the product would "
+                               "apply it twice", gain.pos, self.file,
+                               f"write \\gamma only once: {layer.func}(...) alone is the "
+                               "layer with its gain; for the normalized value write it out "
+                               "(\\frac{t - \\mathrm{E}[t]}{\\sqrt{\\mathrm{Var}[t] + "
+                               "\\epsilon}})")
+            stack.extend(_children(node))
 
     def _foreign_symbols(self, written: RawRel, rel: Relation) -> None:
         """A claim that involves the vocabulary's output and writes a symbol of the document

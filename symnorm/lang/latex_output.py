@@ -26,8 +26,8 @@ from symnorm.lang.syntax import BinOp, Call, Expr, Name, Pos
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
 
-__all__ = ["double_affine", "foreign_symbol", "read_layer_call", "read_output_call",
-           "upstream_gradients"]
+__all__ = ["double_affine", "foreign_symbol", "product_factors", "read_layer_call",
+           "read_output_call", "upstream_gradients"]
 
 
 def _written(e: object, children: Callable[[object], tuple[object, ...]]
@@ -168,6 +168,11 @@ def double_affine(raw: tuple[object, object], out: str, gains: set[str],
                     f"{out} yourself before the equation)")
         stack.extend(children(node))
     return None
+
+
+def product_factors(e: object) -> list[object]:
+    """The factors of a product (``*`` and ``hadamard`` nested), without recursion."""
+    return _factors(e)
 
 
 def _factors(e: object) -> list[object]:
