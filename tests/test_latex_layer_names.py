@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from construct_checks import assert_proved, assert_variant_refuted
-from test_latex_real_world2 import _X, BETA, EPS, GAMMA, _bn, _ln, _rms, _same, verdicts
+from test_latex_real_world2 import _DY, _G, _X, BETA, EPS, GAMMA, _bn, _ln, _rms, _same, verdicts
 
 _LN_RHS = r"\gamma \frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}} + \beta"
 _RMS_RHS = r"\frac{x}{\sqrt{\frac{1}{d}\sum_i x_i^2 + \epsilon}}"
@@ -115,3 +115,125 @@ def test_the_documents_own_function_keeps_its_name() -> None:
     assert [s for _, s, _ in got if s != "defined"] == ["proved"], got
     got = verdicts("use layernorm\nlet LN(t) = 2*t", r"\mathrm{LN}(x) = 3x")
     assert "refuted" in [s for _, s, _ in got], got
+
+
+# --- the layer's name on another argument: the same layer map there -----------------------
+
+_A, _B = 2.5, -0.75  # the scalars a, b of the numpy truths (the claims hold for all a, b)
+
+
+def _ln_plain(x, eps=EPS):
+    return (x - x.mean()) / np.sqrt(x.var() + eps)
+
+
+#: (preamble, LaTeX, the numpy truth): invariance and scaling claims about the layer map,
+#: proved for every d
+ARG_CASES = {
+    "ln.shift": ("use layernorm", "LN(x+3) = LN(x)", lambda: _same(_ln(_X + 3), _ln(_X))),
+    "ln.shift_b": ("use layernorm\nscalar b", r"\mathrm{LN}(x + b\mathbf 1) = \mathrm{LN}(x)",
+                   lambda: _same(_ln(_X + _B), _ln(_X))),
+    "ln.scale_ab": ("use layernorm\nscalar a, b",
+                    r"\mathrm{LN}(a x + b\mathbf 1) = \frac{a (x - \mu)}{\sqrt{a^2\sigma^2 + "
+                    r"\epsilon}}",
+                    lambda: _same(_ln(_A * _X + _B),
+                                  _A * (_X - _X.mean()) / np.sqrt(_A ** 2 * _X.var() + EPS))),
+    "ln.vector": ("use layernorm\nvector u", r"\mathrm{LN}(u) = \mathrm{LN}(u + 2\mathbf 1)",
+                  lambda: _same(_ln(_G), _ln(_G + 2))),
+    # the equation writes gamma and beta: the layer map with them, at x + 3
+    "ln.gain": ("use layernorm", r"\mathrm{LN}(x + 3\mathbf 1) = \gamma \hat x + \beta",
+                lambda: _same(GAMMA * _ln(_X + 3) + BETA, GAMMA * _ln(_X) + BETA)),
+    "ln.elementwise": ("use layernorm(affine=elementwise)",
+                       r"\mathrm{LN}(x + 3\mathbf 1) = \mathrm{LN}(x)",
+                       lambda: _same(_G * _ln(_X + 3) + _DY, _G * _ln(_X) + _DY)),
+    # RMSNorm at 2x: eps seen as eps/4 by x
+    "rms.scale": ("use rmsnorm", r"\mathrm{RMSNorm}(2x) = \frac{x}{\sqrt{\frac{1}{d}\sum_i "
+                  r"x_i^2 + \epsilon/4}}",
+                  lambda: _same(_rms(2 * _X), _X / np.sqrt(np.mean(_X ** 2) + EPS / 4))),
+    "rms.gain": ("use rmsnorm", r"\mathrm{RMSNorm}(2x) = \frac{x}{\sqrt{\frac{1}{d}\sum_i "
+                 r"x_i^2 + \epsilon/4}} \gamma",
+                 lambda: _same(GAMMA * _rms(2 * _X),
+                               GAMMA * _X / np.sqrt(np.mean(_X ** 2) + EPS / 4))),
+    # a plain-text docstring formula at a shifted input (words: mean, var, weight, bias)
+    "ln.words": ("use layernorm", "LN(x + 1) = (x - mean(x)) / sqrt(var(x) + epsilon) * weight"
+                 " + bias", lambda: _same(GAMMA * _ln(_X + 1) + BETA,
+                                          GAMMA * _ln_plain(_X) + BETA)),
+}
+
+ARG_VARIANTS = {
+    "ln.shift": ("= LN(x)", "= LN(x) + 3", lambda: _same(_ln(_X + 3), _ln(_X) + 3)),
+    "ln.shift_b": (r"(x + b", r"(2x + b", lambda: _same(_ln(2 * _X + _B), _ln(_X))),
+    "ln.scale_ab": (r"a^2\sigma^2", r"a\sigma^2",
+                    lambda: _same(_ln(_A * _X + _B),
+                                  _A * (_X - _X.mean()) / np.sqrt(_A * _X.var() + EPS))),
+    "ln.vector": (r"u + 2\mathbf 1", r"2u", lambda: _same(_ln(_G), _ln(2 * _G))),
+    "ln.gain": (r"+ \beta", r"- \beta",
+                lambda: _same(GAMMA * _ln(_X + 3) + BETA, GAMMA * _ln(_X) - BETA)),
+    "ln.elementwise": (r"x + 3\mathbf 1", "3x",
+                       lambda: _same(_G * _ln(3 * _X) + _DY, _G * _ln(_X) + _DY)),
+    "rms.scale": (r"\epsilon/4", r"\epsilon/2",
+                  lambda: _same(_rms(2 * _X), _X / np.sqrt(np.mean(_X ** 2) + EPS / 2))),
+    "rms.gain": (r"(2x)", r"(4x)",
+                 lambda: _same(GAMMA * _rms(4 * _X),
+                               GAMMA * _X / np.sqrt(np.mean(_X ** 2) + EPS / 4))),
+    "ln.words": ("+ bias", "- bias", lambda: _same(GAMMA * _ln(_X + 1) + BETA,
+                                                   GAMMA * _ln_plain(_X) - BETA)),
+}
+
+
+@pytest.mark.parametrize("key", sorted(ARG_CASES))
+def test_layer_name_on_another_argument_is_the_layer_map(key: str) -> None:
+    assert_proved(*ARG_CASES[key])
+
+
+@pytest.mark.parametrize("key", sorted(ARG_VARIANTS))
+def test_layer_map_one_token_variant_is_refuted(key: str) -> None:
+    preamble, latex, _ = ARG_CASES[key]
+    assert_variant_refuted(preamble, latex, *ARG_VARIANTS[key])
+
+
+@pytest.mark.parametrize("preamble, latex, truth", [
+    ("use layernorm", "LN(2x) = 2LN(x)", lambda: _same(_ln(2 * _X), 2 * _ln(_X))),
+    ("use layernorm", "LN(x+3) = LN(x) + 3", lambda: _same(_ln(_X + 3), _ln(_X) + 3)),
+    # eps > 0: the layer is not scale invariant
+    ("use layernorm", r"\mathrm{LN}(2x) = \mathrm{LN}(x)", lambda: _same(_ln(2 * _X), _ln(_X))),
+    ("use rmsnorm", r"\mathrm{RMSNorm}(2x) = \mathrm{RMSNorm}(x)",
+     lambda: _same(_rms(2 * _X), _rms(_X))),
+])
+def test_false_layer_map_claims_are_refuted(preamble, latex, truth) -> None:
+    assert truth() is False
+    got = verdicts(preamble, latex)
+    assert [s for _, s, _ in got if s != "defined"] == ["refuted"], got
+
+
+@pytest.mark.parametrize("preamble, latex, words, col", [
+    # y is the layer with its gain and bias; the map without them: two readings
+    ("use layernorm", r"\mathrm{LN}(x + 3\mathbf 1) = y",
+     ("y beside the layer map LN(...)", "reads as N(x) at its argument",
+      "gamma * N(x) + beta * ones: two readings"), 31),
+    ("use layernorm", r"LN(x_i) = y_i", ("a layer's name applied to an indexed entry",), 1),
+    # the source's own gain w beside the layer map: an error naming w, never a refutation
+    ("use layernorm\nscalar w", r"\mathrm{LN}(2x) = w \mathrm{LN}(x)",
+     ("uses w, declared by the document",), 19),
+])
+def test_layer_map_refusals(preamble, latex, words, col) -> None:
+    msg = _error(preamble, latex)
+    for w in words:
+        assert w in msg, msg
+    assert f":{col}:" in msg.split(" ")[0], msg
+
+
+def test_a_definition_of_the_layer_name_on_its_right_side_is_a_claim() -> None:
+    # \mathrm{LN}(u) = ... defines LN (kept), but not when LN is applied on its right side
+    got = verdicts("use layernorm\nvector u", r"\mathrm{LN}(u) = \mathrm{LN}(u + 2\mathbf 1)")
+    assert [s for _, s, _ in got] == ["proved"], got
+    got = verdicts("use layernorm\nvector u", r"\mathrm{LN}(u) = u")
+    assert [s for _, s, _ in got] == ["defined"], got
+
+
+@pytest.mark.parametrize("preamble, latex", [
+    ("use layernorm", r"\gamma \mathrm{LN}(2x) + \beta = \gamma \hat x + \beta"),
+    ("use layernorm(affine=elementwise)", r"\gamma \odot \mathrm{LN}(2x) = \mathrm{LN}(x)"),
+])
+def test_the_gain_times_a_layer_map_that_holds_it_is_refused(preamble, latex) -> None:
+    msg = _error(preamble, latex)
+    assert "gamma times the layer map LN(...), which holds the gain already here" in msg, msg

@@ -17,7 +17,9 @@ M = len(_X)
 
 #: refused entries, by the construct their first error names
 REFUSED = {
-    "pyg.batchnorm": "unsupported LaTeX command \\prime",      # x'_i
+    # x'_i is the name xprime (primes are read); its gamma is per channel, a scalar over one
+    # channel's batch, so \odot gamma is a shape error
+    "pyg.batchnorm": "hadamard() takes column vectors, not a scalar",
     # the words are read (mean: mu, variance, scale: gamma); B is the document's own scalar,
     # not the vocabulary's beta, so y = ... with it is refused (it would be refuted)
     "onnx.instancenorm": "uses B, declared by the document",

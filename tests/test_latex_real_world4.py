@@ -53,10 +53,12 @@ REFUSED = {
     # a sum over samples n
     "aidge.dgamma": "sum index 'n'",
     "aidge.dbeta": "sum index 'n'",
-    # issue threads: plain-text dE/dY (no upstream gradient declared as dE)
+    # issue threads: plain-text dE/dY is read (a derivative where the upstream gradient is
+    # declared); dE(Y)/dX (the loss applied to Y) is not, and MATLAB's ./ (elementwise
+    # division) and markdown bold ** inside the formula are not LaTeX
     "caffe.issue4110.proposal": "'dE' looks like a differential",
-    "caffe.issue3912": "'dE' looks like a differential",
-    "caffe.issue3878": "'dE' looks like a differential",
+    "caffe.issue3912": "unexpected '.' after a relation",
+    "caffe.issue3878": "unexpected '*'",
     # Patil's \qquad\text{(...)} glosses are read; a gloss with math states something, and
     # rms, \widehat{x} are defined by earlier equations of the page
     "tanmay.rms": "math inside the gloss",                  # \text{(... \(\epsilon>0\))}

@@ -82,6 +82,10 @@ CHANGES = [
      r"\frac{\partial \ell}{\partial \bar x_i} = y_i"),
     (r"I_d x = y", r"I_d u = y"),
     (r"\mathbf 1_d^\top x = a", r"\mathbf 1_d^\top y = a"),
+    # a prime is part of the name: x' is xprime, never x
+    (r"\hat x = a", r"\hat x' = a"),
+    (r"y_i = u_i", r"y'_i = u_i"),
+    (r"x^{\prime} = a", r"x^{\prime\prime} = a"),
     # a gloss carries nothing, the labelled group and a math label do
     (r"\text{(sum)}\ a = b \quad \text{(gloss)}", r"\text{(sum)}\ a = m \quad \text{(gloss)}"),
     (r"a = \underbrace{b m}_{\text{(x)}}", r"a = \underbrace{b a}_{\text{(x)}}"),
@@ -109,7 +113,7 @@ REFUSED = [
     (r"\mathbf 1_d^\top x = a", r"\mathbf 1_m^\top x = a", "_m"),
     (r"\|Px\|_2 = a", r"\|Px\|_1 = a", "_1"),
     (r"\hat x = a", r"\check x = a", r"\check"),
-    (r"\hat x = a", r"\hat x' = a", "primes"),
+    (r"\hat x = a", r"\hat x^{\prime 2} = a", "a prime and a power"),
     (r"\mathcal N_\epsilon(x) = y", r"\mathcal N_\gamma(x) = y", "does not depend on gamma"),
     (r"\mathcal N_\epsilon(x) = y", r"\mathcal N_{\gamma\beta}(x) = y", "gamma * beta"),
     (r"\mathcal N_0(x) = y", r"\mathcal N_{0,1}(x) = y", "at most one value"),

@@ -40,6 +40,7 @@ from symnorm.lang.latex_index import (
     term_nodes,
 )
 from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gradients
+from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
@@ -229,7 +230,13 @@ def parse_latex_equation(
     if parser.tensor_mode:
         raws = _tensor_rows(raws, reader, file)
     _one_size_name(parser, raws, reader, file)
-    variant = _output_variant(_output_form(toks, raws, reader), reader.env)
+    layer = _layer_map(toks, raws, reader, parser, file)
+    if layer is not None:  # LN(x + 3): the layer map; its output variant is chosen there
+        reader.layer_calls, reader.layer_map = layer
+        reader.layer_tags = set(parser.layer_tags)
+        reader.layer_at = set(parser.layer_at)
+    variant = None if layer is not None else \
+        _output_variant(_output_form(toks, raws, reader), reader.env)
     if variant is not None:
         # the output with fewer affine parameters has a name of its own, so that a document
         # that also states the affine output (y = \\gamma \\hat x + \\beta) keeps both meanings
@@ -285,6 +292,103 @@ def _output_variant(written: frozenset[str] | None, env: LatexEnv) -> tuple[str,
     if env.gain_output is not None and written == {"gamma"}:
         return GAIN_OUTPUT, env.gain_output
     return None
+
+
+def _layer_definitions(raws: list[RawRel], names: frozenset[str], reader: _Equation,
+                       parser: ExprParser) -> set[str]:
+    """The layer names an equation defines as functions of its own: ``\\mathrm{LN}(a) =
+    ...`` with distinct plain names as arguments, LN not defined, and no layer's name
+    applied on the right side (``\\mathrm{LN}(v) = \\mathrm{LN}(v + 2\\mathbf 1)`` and
+    ``\\mathrm{LN}(x') = \\mathrm{LN}(x)`` are claims)."""
+    def applies_layer(e: object) -> bool:
+        stack = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (Name, Call)) and (node.pos.line, node.pos.col) in (
+                    parser.layer_tags | set(parser.layer_at)):
+                return True
+            stack.extend(_children(node))
+        return False
+
+    out: set[str] = set()
+    for r in raws:
+        left = r.left
+        if r.cond_of != -1 or not (r.op == "==" or r.op in DEFINERS) \
+                or not isinstance(left, Call) or left.func not in names:
+            continue
+        target = _def_target(left)
+        if target is not None and target[2] == "function" and not reader.defined(left.func) \
+                and left.func not in names_in(r.right) and not applies_layer(r.right):
+            out.add(left.func)
+    return out
+
+
+def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: ExprParser,
+               file: str) -> tuple[frozenset[str], Expr] | None:
+    """The layer names an equation applies to arguments other than the input x
+    (``LN(x + 3\\mathbf 1) = LN(x)``), with the layer map they read as: the vocabulary's
+    output with the input replaced by the argument, the affine parameters the equation
+    writes choosing which output (as for ``y``: none written, the layer without them;
+    with use rmsnorm the gain alone, ``y_nobias``).  None where no such call is made.
+
+    ``LN(x)`` in such an equation is the same map at x.  The output's name written as such
+    (``y``, ``output``, an alias ``Y``) beside a layer map without the affine parameters is
+    an error naming both readings: y is the full layer, while the map is read without them.
+    """
+    env, out, names = reader.env, parser.output, parser.layer_names
+    if out is None or not names or out not in env.meanings:
+        return None
+    calls = {n for n in parser.layer_at.values() if not parser.own_name(n)}
+    calls -= _layer_definitions(raws, names, reader, parser)
+    if not calls:
+        return None
+    full = env.meanings[out]
+    own = names_in(full)
+    params = tuple(dict.fromkeys((*env.affine, *sorted(
+        n for n in own if env.kind(n) in ("scalar", "vector") and n not in VOCAB_INPUTS))))
+    allowed = {"x", "ones", "eps", "d", "hadamard", "N", "BN", "RMS", *params}
+    if not names_in(full) <= allowed:  # pragma: no cover - the vocabularies' outputs
+        raise _err(f"{sorted(calls)[0]}(...): the output {out} = {full} is not a map of its "
+                   "input alone, so the layer at another argument cannot be read",
+                   raws[0].pos, file)
+    meaning = full
+    if env.plain_output is not None and not any(t.text == "\\partial" for t in toks) \
+            and not parser.differentials:
+        written = {a for a in params if _writes_affine(toks, (a,), env.latex_aliases)}
+        known = True
+        for r in raws:
+            for n in names_in(r.left) | names_in(r.right):
+                if n == out or n in names:
+                    continue
+                if n in env.meanings and reader._vocab(n):
+                    written |= set(params) & names_in(env.meanings[n])  # weight: gamma
+                elif n in env.functions:
+                    written |= set(params) & names_in(env.functions[n][1])
+                elif env.kind(n) in ("let", "function"):
+                    found = env.reaches(Name(n, r.pos))
+                    known = known and found is not None
+                    written |= set(params) & (found or set())
+        variant = _output_variant(frozenset(written), env) if known else None
+        if variant is not None:
+            meaning = variant[1]
+    if meaning is not full:
+        tags = parser.layer_tags
+        for r in raws:
+            for side in (r.left, r.right):
+                stack: list[object] = [side]
+                while stack:
+                    node = stack.pop()
+                    if isinstance(node, (Name, Indexed)) and node.id == out \
+                            and (node.pos.line, node.pos.col) not in tags:
+                        raise _err(
+                            f"{out} beside the layer map {sorted(calls)[0]}(...): the "
+                            f"equation writes no affine parameter, so the layer map reads "
+                            f"as {meaning} at its argument, while {out} names the output "
+                            f"with them, {full}: two readings of one layer", node.pos, file,
+                            f"write {sorted(calls)[0]}(x) for the layer at x, or write the "
+                            "affine parameters (\\gamma, \\beta) to mean the full layer")
+                    stack.extend(_children(node))
+    return frozenset(calls), meaning
 
 
 def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
@@ -487,6 +591,13 @@ class _Equation:
         self.sizes: tuple[str, ...] = ()
         self._graph: Any = None  # the fresh variables of graph partials (latex_graph.py)
         self._written: set[str] = set()  # every name the equation writes
+        #: the layer names applied to arguments other than x (``LN(x + 3)``), the layer map
+        #: they read as (the output's meaning at the input x), and where ``LN(x)`` was read
+        #: as the output (then the same map)
+        self.layer_calls: frozenset[str] = frozenset()
+        self.layer_map: Expr | None = None
+        self.layer_tags: set[tuple[int, int]] = set()
+        self.layer_at: set[tuple[int, int]] = set()  # where the layer calls are (line, col)
 
     def _vocab(self, name: str) -> bool:
         """Whether ``name`` takes its vocabulary meaning (the document does not define it)."""
@@ -575,6 +686,7 @@ class _Equation:
                 r = RawRel("==", r.op_text, r.left, r.right, r.pos, r.source)
             defining = r.op in DEFINERS or where or (
                 r.op == "==" and target is not None and not self.defined(target[0])
+                and target[0] not in self.layer_calls  # LN(v) = LN(v + 2): the layer map
                 and r.op_text not in BRACES  # a label states what A is: never a definition
                 and not self._statistic_claim(r, target, raws))
             if defining:
@@ -660,6 +772,29 @@ class _Equation:
         err = double_affine((written.left, written.right), out, gains, _children, self.file)
         if err is not None:
             raise err
+        if self.layer_map is None or "gamma" not in names_in(self.layer_map):
+            return
+        # \gamma\,\mathrm{LN}(2x) where the layer map holds gamma: the gain twice
+        stack: list[object] = [written.left, written.right]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, BinOp) and node.op in ("*", "odot") or isinstance(node, Call) \
+                    and node.func == "hadamard":
+                odot = isinstance(node, BinOp) and node.op == "odot"
+                factors = [node.left, node.right] if odot else product_factors_all(node)  # type: ignore[union-attr]
+                layer = next((f for f in factors if isinstance(f, Call)
+                              and self._layer_call(f)), None)
+                gain = next((f for f in factors if isinstance(f, (Name, Indexed))
+                             and f.id in gains), None)
+                if layer is not None and gain is not None:
+                    raise _err(f"{gain.id} times the layer map {layer.func}(...), which holds "
+                               f"the gain already here ({self.layer_map}): the product would "
+                               "apply it twice", gain.pos, self.file,
+                               f"write \\gamma only once: {layer.func}(...) alone is the "
+                               "layer with its gain; for the normalized value write it out "
+                               "(\\frac{t - \\mathrm{E}[t]}{\\sqrt{\\mathrm{Var}[t] + "
+                               "\\epsilon}})")
+            stack.extend(_children(node))
 
     def _foreign_symbols(self, written: RawRel, rel: Relation) -> None:
         """A claim that involves the vocabulary's output and writes a symbol of the document
@@ -679,13 +814,23 @@ class _Equation:
                 return names_in(body) | (env.reaches(body) or set())
             return env.reaches(e)
 
+        # LN(a x + b\\mathbf 1): the symbols of a layer map's argument are its input
+        layers, inputs = set(), set()
+        stack: list[object] = [written.left, written.right]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Call) and self._layer_call(node):
+                layers.add(node.func)
+                inputs |= {n for a in node.args for n in names_in(a)}
+            stack.extend(_children(node))
         err = foreign_symbol(
             (written.left, written.right), (rel.left, rel.right), out=out,
-            allowed=set(VOCAB_INPUTS) | params | {"d"},
+            allowed=set(VOCAB_INPUTS) | params | {"d"} | inputs,
             declared=lambda n: self.kind(n) in ("scalar", "vector", "matrix"),
             names_in=names_in, children=_children, reaches=reach,
-            upstream=upstream_gradients(out, env.vectors()), meaning=str(env.meanings[out]),
-            file=self.file)
+            upstream=set().union(*(upstream_gradients(o, env.vectors()) for o in (out, *(
+                a for a, t in env.latex_aliases.items() if t == out)))) | layers,
+            meaning=str(env.meanings[out]), file=self.file)
         if err is not None:
             raise err
 
@@ -742,10 +887,25 @@ class _Equation:
                 stack.append(node.expr)
             stack.extend(_children(node))
 
+    def _layer_call(self, e: Call) -> bool:
+        """Whether ``e`` is a layer's name applied to an argument other than x, read as the
+        layer map (not a function this equation defines)."""
+        return e.func in self.layer_calls and e.func not in self.lets \
+            and (e.pos.line, e.pos.col) in self.layer_at
+
     def _calls(self, e: Expr) -> Expr:
         """Expand the calls whose LaTeX meaning the vocabulary gives (``\\mathrm{RMS}(x)``)."""
+        if self.layer_map is not None and isinstance(e, Name) and e.id == self.env.output \
+                and (e.pos.line, e.pos.col) in self.layer_tags:
+            return _placed(self.layer_map, e.pos)  # LN(x) beside LN(x + 3): the same map
         if isinstance(e, Call):
             args = tuple(self._calls(a) for a in e.args)
+            if self._layer_call(e):
+                if len(args) != 1 or e.batch is not None or e.params or e.bind:
+                    raise _err(f"{e.func} takes one argument here (no subscript, no batch)",
+                               e.pos, self.file)
+                assert self.layer_map is not None
+                return subst(_placed(self.layer_map, e.pos), {"x": args[0]})
             if e.func in self.env.functions:
                 if len(args) != 1 or e.batch is not None or e.params or e.bind:
                     raise _err(f"{e.func} takes one argument here (no subscript, no batch)",
@@ -1003,6 +1163,9 @@ class _Equation:
         try:
             return self._read_partial(pt)
         except SourceError as exc:
+            if pt.slash:  # dE/dX as printed: the error names it so
+                raise SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
+                                  exc.column, exc.hint) from None
             if not pt.differential:
                 raise
             written = f"\\partial {LOSS}/\\partial "
@@ -1144,6 +1307,15 @@ class _Equation:
                            f"{{\\partial {pt.var}}} for the whole matrix")
             return Indexed(pt.num, pt.num_index, pos, jac)
         if pt.var_index:  # d mu / d x_i: entry i of the gradient
+            if var_kind == "scalar" and pt.var in self.env.affine:
+                # d\gamma_i with the scalar gamma: a per-element parameter needs the option,
+                # which a `use` line gives its own block only
+                raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: an entry "
+                           f"of {pt.var}, which is a scalar in this block", pos, self.file,
+                           f"for per-element parameters write `document use "
+                           f"...(affine=elementwise)` (use layernorm, use rmsnorm) before the "
+                           f"equation's block, or \\frac{{\\partial {pt.num}}}{{\\partial "
+                           f"{pt.var}}} for the scalar's derivative")
             if var_kind != "vector" or num_shape != "scalar":
                 raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: a column "
                            "of a Jacobian", pos, self.file, f"write \\frac{{\\partial "

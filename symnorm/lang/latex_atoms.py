@@ -405,8 +405,59 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     return None
 
 
+def _prime_count(p: ExprParser, k: int = 0) -> tuple[int, int]:
+    """(primes, tokens) of a prime decoration at ``p.i + k``: ``'``, ``''``, ``^\\prime``,
+    ``^{\\prime}``, ``^{\\prime\\prime}``; (0, 0) where there is none.  ``^{\\prime 2}``
+    (a prime and a power in one group) is an error."""
+    toks = [p.peek(k + j) for j in range(3)]
+    if toks[0] is not None and toks[0].text == "'":
+        n = 0
+        while (tok := p.peek(k + n)) is not None and tok.text == "'":
+            n += 1
+        return n, n
+    if toks[0] is None or toks[0].text != "^" or toks[1] is None:
+        return 0, 0
+    if toks[1].text == "\\prime":
+        return 1, 2
+    if toks[1].text != "{" or toks[2] is None or toks[2].text != "\\prime":
+        return 0, 0
+    n = 0
+    while (tok := p.peek(k + 1 + 1 + n)) is not None and tok.text == "\\prime":
+        n += 1
+    close = p.peek(k + 2 + n)
+    if close is None or close.text != "}":
+        raise p.err("a prime and a power in one superscript (x^{\\prime 2})", toks[1],
+                    "write the power outside: (x')^2 or x'^2")
+    return n, n + 3
+
+
+def _primed(p: ExprParser, kind: str, val: object, t: Tok) -> object:
+    """``x'``, ``\\mathbf{x}^{\\prime}``: a prime is part of the name (``xprime``, as
+    ``\\hat x`` is ``xhat``), distinct from the unprimed name; on anything but a name it
+    is an error."""
+    n, used = _prime_count(p)
+    if not n:
+        return val
+    prime = p.peek()
+    assert prime is not None
+    if kind != "name":
+        raise p.err(f"a prime on {t.text}: \\prime is read only as a decoration of a "
+                    "name (x', \\mathbf{x}^{\\prime})", prime,
+                    "a derivative is written \\frac{\\partial ...}{\\partial ...}; name "
+                    "the quantity (x', y') instead")
+    p.i += used
+    name = str(val) + "prime" * n
+    after = p.peek()
+    if after is not None and after.text == "(" and not p.free_symbol(name):
+        raise p.err(f"{t.text}'(...): a prime on a function is its derivative, which is not "
+                    "read", prime, "write the derivative with \\frac{\\partial ...}"
+                    "{\\partial ...}, or define the function f' names (`let fprime(t) = ...`)")
+    return name
+
+
 def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     """Scripts, calls and powers after an atom."""
+    val = _primed(p, kind, val, t)
     if kind in ("name", "func") and str(val) in p.aliases:
         kind, val = "name", p.aliases[str(val)]  # let Y = y: Y is the vocabulary's y
     pos = p.pos(t)
@@ -495,6 +546,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
     if kind in ("name", "func", "call"):
         name = str(val)
         if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x
+            if sup is None and (frac := _slash_derivative(p, t)) is not None:
+                return frac  # dE/dX: the derivative, read as \frac{\partial E}{\partial X}
             if sup is None and p.differentials and _adjacent_name(p, p.toks[p.i - 1].end):
                 return _differential(p, t)  # the document declared dy: d\hat x is an adjoint
             _not_differential(p, t, p.toks[p.i - 1].end)
@@ -656,6 +709,56 @@ def _adjacent_name(p: ExprParser, end: int) -> bool:
         _letter(nxt) or nxt.text in GREEK or nxt.text in ACCENTS or nxt.text in BOLD)
 
 
+def _slash_derivative(p: ExprParser, t: Tok) -> Expr | None:
+    r"""``dE/dX``, ``dL/dx_i``, ``dE/dY``: a derivative printed as a plain-text fraction
+    (issue threads, docstrings: Caffe's ``dE/dX = ...``), read exactly as
+    ``\frac{\partial E}{\partial X}`` (a :class:`Partial`): the declared upstream gradient
+    ``dE_dY`` (or ``dy`` in differential notation) itself, or the adjoint through the layer;
+    without such a declaration the equation reader refuses it, naming the line to add.
+
+    Only ``d`` written against one letter (or Greek letter), an optional one-token
+    subscript, ``/`` and again ``d`` against a letter: None (nothing consumed) otherwise.
+    """
+    toks = p.toks
+    k = p.i
+
+    def name_at(j: int, end: int) -> tuple[str, str | None, int] | None:
+        if j >= len(toks) or toks[j].start != end:
+            return None
+        tok = toks[j]
+        if _letter(tok) and len(tok.text) == 1:
+            base = tok.text
+        elif tok.text in GREEK:
+            base = GREEK[tok.text]
+        else:
+            return None
+        j += 1
+        if j + 1 < len(toks) and toks[j].text == "_" and (
+                _letter(toks[j + 1]) or toks[j + 1].text.isdigit()):
+            return base, toks[j + 1].text, j + 2
+        return base, None, j
+
+    num = name_at(k, toks[k - 1].end)
+    if num is None:
+        return None
+    j = num[2]
+    if j + 1 >= len(toks) or toks[j].text != "/" or toks[j + 1].text != "d":
+        return None
+    var = name_at(j + 2, toks[j + 1].end)
+    if var is None:
+        return None
+    p.i = var[2]
+
+    def entry(base: str, sub: str | None) -> tuple[str, str | None]:
+        if sub is None or sub in INDEX_LETTERS or sub in p.sum_letters:
+            return base, sub
+        return f"{base}_{sub}", None
+
+    (a, ai), (b, bi) = entry(num[0], num[1]), entry(var[0], var[1])
+    node: Any = Partial(a, ai, None, b, bi, None, p.pos(t), slash=True)
+    return node
+
+
 def _differential(p: ExprParser, t: Tok) -> Expr:
     r"""``d\hat x_i``, ``d\sigma^2``, ``dy_i`` where the document opts in (it declares the
     upstream gradient ``dy``): the adjoint of the loss by that quantity, a
@@ -730,9 +833,13 @@ def _scripts(p: ExprParser) -> tuple[list[str] | None, object]:
     sub: list[str] | None = None
     sup: object = None
     while p.at("_", "^", "'"):
+        if _prime_count(p)[0]:
+            t = p.peek()
+            assert t is not None
+            raise p.err("a prime here is not a name's decoration (after a subscript, a "
+                        "power or a group)", t, "write the prime right after the name: "
+                        "x'_i, x^{\\prime}_i")
         t = p.next()
-        if t.text == "'":
-            raise p.err("primes are not accepted", t, "name the derivative explicitly")
         if t.text == "_":
             if sub is not None:
                 raise p.err("double subscript", t)

@@ -627,8 +627,10 @@ def upstreams(r: Any, p: Partial) -> list[tuple[str, str]]:
     vectors ``dY`` of a document that declares its upstream gradient as ``dy``."""
     if not p.differential:
         prefix = f"d{p.num}_d"
-        ups = [(v, v[len(prefix):]) for v in r.env.vectors() if v.startswith(prefix)
-               and r.kind(v[len(prefix):]) == "let"]
+        # vector dE_dY after `let Y = y` (Caffe's X, Y): the gradient of the output y
+        aliased = {v: r.env.latex_aliases.get(v[len(prefix):], v[len(prefix):])
+                   for v in r.env.vectors() if v.startswith(prefix)}
+        ups = [(v, y) for v, y in aliased.items() if r.kind(y) == "let"]
         if ups:
             return ups
     return [(v, v[1:]) for v in differential_upstreams(r)]

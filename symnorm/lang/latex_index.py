@@ -131,6 +131,8 @@ class Partial:
     #: written in differential notation (``d\hat x_i``, ``d\sigma^2``): the adjoint of the
     #: loss, named ``dxhat``, ``dsigma2`` (the upstream gradient ``dy`` itself, declared)
     differential: bool = False
+    #: written as a plain-text fraction (``dE/dX``, Caffe's comments): errors say so
+    slash: bool = False
 
     @property
     def named(self) -> str:

@@ -19,15 +19,15 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from symnorm.errors import SourceError
-from symnorm.lang.latex_index import Indexed
+from symnorm.lang.latex_index import Indexed, has_index
 from symnorm.lang.latex_tokens import Tok
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Pos
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
 
-__all__ = ["double_affine", "foreign_symbol", "read_layer_call", "read_output_call",
-           "upstream_gradients"]
+__all__ = ["double_affine", "foreign_symbol", "product_factors", "read_layer_call",
+           "read_output_call", "upstream_gradients"]
 
 
 def _written(e: object, children: Callable[[object], tuple[object, ...]]
@@ -108,10 +108,13 @@ def read_layer_call(p: ExprParser, t: Tok, name: str) -> Expr | None:
     is the layer's output (read as the output name, so the equation's affine parameters
     choose its meaning as for ``y``).
 
-    The name of another layer (``BatchNorm`` with ``use layernorm``) is an error.  None
-    (nothing consumed) for the block's layer applied to another argument, and where no
-    layer vocabulary gives the output its meaning: the name then reads as before (a
-    function the equation defines, or an unknown function).
+    On one other argument (``LN(x + 3\\mathbf 1)``) the call ``NAME(arg)``, read by the
+    equation as the same layer map at that argument (or, on the left of ``=``, as the
+    definition of a function of that name: see ``latex.py``, ``_layer_definitions``).  The
+    name of another layer (``BatchNorm`` with ``use layernorm``) is an error.  None (nothing
+    consumed) for several arguments or a batch, and where no layer vocabulary gives the
+    output its meaning: the name then reads as before (a function the equation defines, or
+    an unknown function).
     """
     from symnorm.lang.vocab import ALL_LAYER_NAMES, VOCABULARIES
     if p.output is None or not p.layer_names:  # no layer here, or a map being named
@@ -127,7 +130,17 @@ def read_layer_call(p: ExprParser, t: Tok, name: str) -> Expr | None:
     opener = p.next()
     args, batch = p.call_args(opener)
     if batch is None and len(args) == 1 and isinstance(args[0], Name) and args[0].id == "x":
+        p.layer_tags.add((p.pos(t).line, p.pos(t).col))  # the layer at x, as written
         return Name(p.output, p.pos(t))
+    if batch is None and len(args) == 1:
+        # LN(x + 3\mathbf 1): the layer map at another argument (latex.py, layer_map);
+        # \mathrm{LN}(a) = ... on the left of = may still define a function of that name
+        if has_index(args[0]):
+            raise p.err(f"{name}(...): a layer's name applied to an indexed "
+                        "entry (the layer maps a vector to a vector)", t,
+                        f"write {name}(x) for the layer at x, and its entry as y_i")
+        p.layer_at[(p.pos(t).line, p.pos(t).col)] = name
+        return Call(name, (args[0],), p.pos(t))
     p.i = start
     return None
 
@@ -155,6 +168,11 @@ def double_affine(raw: tuple[object, object], out: str, gains: set[str],
                     f"{out} yourself before the equation)")
         stack.extend(children(node))
     return None
+
+
+def product_factors(e: object) -> list[object]:
+    """The factors of a product (``*`` and ``hadamard`` nested), without recursion."""
+    return _factors(e)
 
 
 def _factors(e: object) -> list[object]:

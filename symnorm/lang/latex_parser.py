@@ -125,6 +125,10 @@ class ExprParser:
         #: the names of the block's layer (``RMSNorm``, ``LN``) when its output has its
         #: vocabulary meaning: NAME(x) reads as the output
         self.layer_names: frozenset[str] = frozenset()
+        #: where a layer's name applied to the input x was read as the output (line, col)
+        self.layer_tags: set[tuple[int, int]] = set()
+        #: where a layer's name was applied to another argument (line, col) -> the name
+        self.layer_at: dict[tuple[int, int], str] = {}
         #: names a symnorm block made aliases of the vocabulary's LaTeX-only names
         #: (``let Y = y``): each reads as that name
         self.aliases: dict[str, str] = {}

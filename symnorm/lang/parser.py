@@ -54,7 +54,7 @@ _RELOPS = ("==", "!=", "<=", ">=", "<", ">")
 _TOKEN = re.compile(r"""
     (?P<ws>[ \t]+)
   | (?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*'*)
   | (?P<op>\*\*|==|!=|<=|>=|[-+*/^@()\[\],;:<>=.])
 """, re.VERBOSE)
 
@@ -89,7 +89,9 @@ class _Parser:
                                 "== != < <= > >=")
             kind = m.lastgroup or ""
             if kind != "ws":
-                toks.append(_Tok(kind, m.group(), col0 + i))
+                # x': a primed name is the name xprime, as LaTeX's x' reads (docs/latex.md)
+                word = m.group().replace("'", "prime") if kind == "name" else m.group()
+                toks.append(_Tok(kind, word, col0 + i))
                 if len(toks) > LIMITS["tokens"]:
                     raise self._err("statement has too many tokens", col0 + i,
                                     f"at most {LIMITS['tokens']}")
