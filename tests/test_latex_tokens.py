@@ -49,7 +49,7 @@ CHANGES = [
     (r"a x^\top y = 0", r"a x^{\mathsf T} u = 0"),                        # argument
     (r"\|Px\|_2^2 = a", r"\|Px\|_2^3 = a"),                               # exponent
     (r"\|Px\|_2 = a", r"|a| = a"),                                        # norm / abs
-    (r"\sqrt{a} = b", r"\sqrt[3]{a} = b"),                                # root index
+    (r"\sqrt{a} = b", r"\sqrt[4]{a} = b"),                                # root index
     (r"\frac{a}{b} = 1", r"\frac{b}{a} = 1"),                             # fraction
     (r"\frac12 = a", r"\frac13 = a"),                                     # one-digit args
     (r"\hat x = a", r"\bar x = a"),                                       # accents
@@ -324,7 +324,7 @@ EQUATIONS = [
     r"\operatorname{BN}_\epsilon(0;\{0,b\})=\frac{-b}{\sqrt{b^2+4\epsilon}}",
     r"\frac{1}{n}\sum_{i=1}^{n} y_i^2 = \frac{\|y\|_2^2}{d}",
     r"\sum_{i=0}^{d-1} (y_i-a)^2 = \left\langle y - a\mathbf 1_d, y-a\mathbf1 \right\rangle",
-    r"\hat x^\top a = \log_2(a) + \exp(b) + \sqrt[3]{a} + |b| + 0.5",
+    r"\hat x^\top a = \log_2(a) + \exp(b) + \sqrt[4]{a} + |b| + 0.5",
     r"\mathcal N_{2\epsilon}(2x) = \mathcal N_{\epsilon=\epsilon/2}(x)",
     r"\frac{\partial \ell}{\partial \hat x_i} = y_i \cdot a",
     r"x^{\mathsf T} I_d = x^T \times I",

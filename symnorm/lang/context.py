@@ -900,7 +900,9 @@ class Scope:
                                     f"between 1 and {MAX_POWER}, e.g. P**2")
                 return MAT
             k = _constant(e.right)
-            if k is not None and k.denominator % 2 == 1 and k.denominator > 1:
+            base_value = _constant(e.left)
+            if k is not None and k.denominator % 2 == 1 and k.denominator > 1 and not (
+                    base_value is not None and base_value >= 0):  # 8**(1/3) is 2
                 raise self._err(
                     f"an odd root (exponent {k}): a fractional power is read as defined only "
                     "for a nonnegative base, while the real odd root of a negative number "
