@@ -98,3 +98,24 @@ def test_a_claim_language_name_in_a_where_clause_is_refused(latex: str) -> None:
     # ... and never refuted against the vocabulary's r: refused, naming both readings
     assert errors and "r is a claim-language name of the vocabulary" in errors[0], got
     assert "two readings" in errors[0] and "refuted" not in [s for _, s, _ in got], got
+
+
+def test_a_where_clause_of_the_vocabularys_function_with_its_eps_is_a_claim() -> None:
+    # PyTorch's RMSNorm docstring: RMS(x) with eps inside, as use rmsnorm's RMS
+    assert _same(_X / np.sqrt(EPS + np.mean(_X ** 2)), _rms(_X))
+    got = verdicts("document use rmsnorm(affine=elementwise)",
+                   r"y_i = \frac{x_i}{\mathrm{RMS}(x)} * \gamma_i, \quad \text{where} \quad "
+                   r"\text{RMS}(x) = \sqrt{\epsilon + \frac{1}{n} \sum_{i=1}^{n} x_i^2}")
+    assert [s for _, s, _ in got if s != "defined"] == ["proved", "proved"], got
+
+
+def test_a_where_clause_of_the_vocabularys_function_without_its_eps_is_refused() -> None:
+    # Zhang and Sennrich's README: RMS(x) without eps; use rmsnorm's RMS holds eps, so the first
+    # relation could use either (red team 13: the source's own x-bar was refuted after it)
+    assert not _same(np.sqrt(np.mean(_X ** 2)), np.sqrt(np.mean(_X ** 2) + EPS))
+    got = verdicts("use rmsnorm\nvector g",
+                   r"\bar x_i = \frac{x_i}{\mathrm{RMS}(x)} g_i \quad\text{where}\ "
+                   r"\mathrm{RMS}(x) = \sqrt{\frac{1}{n}\sum_{i=1}^{n} x_i^2}")
+    errors = [m for _, s, m in got if s == "error"]
+    assert errors and "defines RMS(...) after the equation used it, without eps" in errors[0]
+    assert "two readings" in errors[0]

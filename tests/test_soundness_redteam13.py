@@ -96,3 +96,10 @@ def test_a_count_of_d_before_a_bracket_is_not_a_product() -> None:
     assert errors and "N is a name of the dimension d here" in errors[0], got
     # d itself before a bracket stays the product (d(d-1) = d^2 - d)
     assert [s for _, s, _ in verdicts("use layernorm", r"d(d-1) = d^2 - d")] == ["proved"]
+
+
+@pytest.mark.parametrize("claim", ["abs(b)**(1/3) >= 0", "(x.T*x)**(1/3) >= 0",
+                                   "(b**2)**(1/3) == abs(b)**(2/3)", "8**(1/3) == 2"])
+def test_an_odd_root_of_a_base_nonnegative_by_its_form_is_read(claim: str) -> None:
+    got = _claims(f"scalar b\nvector x\nclaim c: {claim}")
+    assert [s for _, s, _ in got] == ["proved"], got

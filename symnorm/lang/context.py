@@ -900,16 +900,15 @@ class Scope:
                                     f"between 1 and {MAX_POWER}, e.g. P**2")
                 return MAT
             k = _constant(e.right)
-            base_value = _constant(e.left)
-            if k is not None and k.denominator % 2 == 1 and k.denominator > 1 and not (
-                    base_value is not None and base_value >= 0):  # 8**(1/3) is 2
+            if k is not None and k.denominator % 2 == 1 and k.denominator > 1 \
+                    and not _nonnegative_form(e.left):  # 8**(1/3), abs(b)**(1/3) are read
                 raise self._err(
                     f"an odd root (exponent {k}): a fractional power is read as defined only "
                     "for a nonnegative base, while the real odd root of a negative number "
                     "exists, so a claim with it would hold only where the base is >= 0 "
                     "without saying so",
                     e.pos, "write the root of a quantity that is nonnegative by its form: "
-                    "abs(b)**(1/3), (b**2)**(1/6) for |b|**(1/3), or an even root")
+                    "abs(b)**(1/3), (b**2)**(1/6), (x.T*x)**(1/3), or an even root")
             if a != SCALAR:
                 base = self.powers.get((e.pos.line, e.pos.col), "y")
                 bare = base[1:-1] if base.startswith("(") else base
@@ -986,3 +985,22 @@ def _constant(e: Expr) -> Fraction | None:
             return a / b
         return {"+": a + b, "-": a - b, "*": a * b}[e.op]
     return None
+
+
+def _nonnegative_form(e: Expr) -> bool:
+    """Whether ``e`` is >= 0 by its form alone: a number >= 0, ``abs``, ``sqrt``, ``exp``,
+    ``norm``, an even integer power, ``u.T*u``, and sums, products and quotients of these."""
+    if isinstance(e, Num):
+        return e.value >= 0
+    if isinstance(e, Call):
+        return e.func in ("abs", "sqrt", "exp", "norm")
+    if isinstance(e, BinOp):
+        if e.op == "**":
+            k = _constant(e.right)
+            return (k is not None and k.denominator == 1 and k.numerator % 2 == 0) \
+                or _nonnegative_form(e.left)
+        if e.op == "*" and isinstance(e.left, Transpose) and e.left.operand == e.right:
+            return True
+        if e.op in ("+", "*", "/"):
+            return _nonnegative_form(e.left) and _nonnegative_form(e.right)
+    return False

@@ -1468,6 +1468,26 @@ class _Equation:
                        f"to check the vocabulary's {name}, state it in a symnorm block (`claim "
                        f"LABEL: {name} == ...`); on the right of an equation {name} is the "
                        "vocabulary's")
+        if target[2] == "function" and name in self.env.functions and any(
+                name in names_in(o.left) | names_in(o.right) for o in before
+                if _def_target(o.left) != target) and (
+                "eps" in names_in(self.env.functions[name][1])
+                ) != ("eps" in {getattr(n, "id", None) for n in term_nodes(r.right)}
+                      or self._reaches_expr(_plain_sides(r.right), "eps")):
+            # Zhang and Sennrich's \\bar x_i = \\frac{x_i}{\\mathrm{RMS}(x)} g_i \\text{ where }
+            # \\mathrm{RMS}(x) = \\sqrt{\\frac1n\\sum_i x_i^2} under use rmsnorm (whose RMS holds
+            # eps): the first relation would use the vocabulary's RMS, the source means its own.
+            # Where both hold eps or neither does, the relation stays a claim about the
+            # vocabulary's RMS (PyTorch's RMSNorm docstring: proved), so a difference shows
+            param, body = self.env.functions[name]
+            raise _err(f"{r.op_text} defines {name}(...) after the equation used it, "
+                       f"{'without' if 'eps' in names_in(body) else 'with'} eps, while the "
+                       f"vocabulary gives {name}({param}) the meaning {body}: the relations "
+                       f"before could use the vocabulary's {name} or the source's own, two "
+                       "readings, so the equation is not read", r.pos, self.file,
+                       f"state {name}(...) = ... as an equation of its own (a claim about the "
+                       f"vocabulary's {name}), or read the source without the vocabulary (no "
+                       "`use` line in its block)")
         if not self._vocab(name):
             return False
         # used before (a where-clause): a listing that defines mu and then uses it
