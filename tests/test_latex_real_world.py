@@ -150,7 +150,15 @@ def test_false_variant_is_refuted(key, preamble, latex) -> None:
     assert latex not in {c[3] for c in CORPUS}  # the variant really differs
     got = verdicts(preamble, latex)
     statuses = [s for s, _ in got]
+    if key in REFUSED_VARIANTS:  # refused: two readings (never proved)
+        assert statuses[0] == "error" and REFUSED_VARIANTS[key] in got[0][1], got
+        return
     assert "refuted" in statuses and "error" not in statuses, got
+
+
+#: false variants refused rather than refuted: the where-clause gives use rmsnorm's RMS a
+#: meaning without its eps after the equation used it (docs/latex.md: two readings)
+REFUSED_VARIANTS = {"pt.rmsnorm.where.noeps": "defines RMS(...) after the equation used it"}
 
 
 def test_chain_checks_each_link() -> None:

@@ -491,4 +491,12 @@ def test_false_variant_of_an_accepted_equation_is_refuted(name, key, old, new, t
     assert truth() is False  # the variant is false, computed without symnorm
     got = verdicts(preamble, latex.replace(old, new))
     statuses = [s for _, s, _ in got]
+    if name in REFUSED_VARIANTS:  # refused: two readings (never proved)
+        assert statuses[0] == "error" and REFUSED_VARIANTS[name] in got[0][2], got
+        return
     assert "refuted" in statuses and "error" not in statuses, got
+
+
+#: false variants refused rather than refuted: the where-clause gives use rmsnorm's RMS a
+#: meaning without its eps after the equation used it (docs/latex.md: two readings)
+REFUSED_VARIANTS = {"pt.pr136727.noeps": "defines RMS(...) after the equation used it"}

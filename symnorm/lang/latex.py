@@ -878,10 +878,18 @@ class _Equation:
         stack: list[object] = [r.left, r.right]
         while stack:
             node = stack.pop()
-            if isinstance(node, (Name, Indexed)) and node.id in self.env.conflicts:
-                raise _err(self.env.conflicts[node.id], node.pos, self.file,
+            # a two-index partial (\\partial \\hat x_i / \\partial x_j) is resolved later, with the
+            # matrix entries: its names are checked here, or it takes an earlier block's meaning
+            names = [node.id] if isinstance(node, (Name, Indexed, MatrixEntry)) else \
+                [n for n in (node.num, node.var) if isinstance(n, str)] \
+                if isinstance(node, (Partial, ExprPartial)) else []
+            if isinstance(node, ExprPartial):
+                stack.append(node.num)
+            hit = next((n for n in names if n in self.env.conflicts), None)
+            if hit is not None:
+                raise _err(self.env.conflicts[hit], node.pos, self.file,
                            f"write the equation in a block that uses the vocabulary it "
-                           f"belongs to, or name the quantity yourself (`let {node.id}_2 = "
+                           f"belongs to, or name the quantity yourself (`let {hit}_2 = "
                            "...` in a symnorm block before the equation)")
             if isinstance(node, Indexed) and getattr(node, "expr", None) is not None:
                 stack.append(node.expr)
@@ -1471,9 +1479,7 @@ class _Equation:
         if target[2] == "function" and name in self.env.functions and any(
                 name in names_in(o.left) | names_in(o.right) for o in before
                 if _def_target(o.left) != target) and (
-                "eps" in names_in(self.env.functions[name][1])
-                ) != ("eps" in {getattr(n, "id", None) for n in term_nodes(r.right)}
-                      or self._reaches_expr(_plain_sides(r.right), "eps")):
+                "eps" in names_in(self.env.functions[name][1])) != self._writes_eps(r.right):
             # Zhang and Sennrich's \\bar x_i = \\frac{x_i}{\\mathrm{RMS}(x)} g_i \\text{ where }
             # \\mathrm{RMS}(x) = \\sqrt{\\frac1n\\sum_i x_i^2} under use rmsnorm (whose RMS holds
             # eps): the first relation would use the vocabulary's RMS, the source means its own.
@@ -1488,12 +1494,28 @@ class _Equation:
                        f"state {name}(...) = ... as an equation of its own (a claim about the "
                        f"vocabulary's {name}), or read the source without the vocabulary (no "
                        "`use` line in its block)")
-        if not self._vocab(name):
-            return False
         # used before (a where-clause): a listing that defines mu and then uses it
         # (\\mu = ..., \\sigma^2 = \\frac1d\\sum_i (x_i-\\mu)^2) states the vocabulary's mu
-        return any(name in names_in(o.left) | names_in(o.right) for o in before
+        used = any(name in names_in(o.left) | names_in(o.right) for o in before
                    if _def_target(o.left) != target)
+        if used and not self._vocab(name) and self.env.vocab_let(name) \
+                and name in self.env.meanings and self._reaches_expr(
+                    self.env.meanings[name], "eps") != self._writes_eps(r.right):
+            # an earlier equation gave sigma the vocabulary's meaning (without eps); this one
+            # defines it with eps after using it: the order of equations must not decide
+            raise _err(f"{r.op_text} defines {name} after the equation used it, "
+                       f"{'without' if self._reaches_expr(self.env.meanings[name], 'eps') else 'with'}"
+                       f" eps, while an earlier equation read {name} as the vocabulary's "
+                       f"{self.env.meanings[name]}: the relations before could use either, two "
+                       "readings, so the equation is not read", r.pos, self.file,
+                       f"state {name} = ... as an equation of its own, or give the source's "
+                       f"quantity another name")
+        return used and self._vocab(name)
+
+    def _writes_eps(self, e: object) -> bool:
+        """Whether ``e`` as written, or through what it names, depends on eps."""
+        return "eps" in {getattr(n, "id", None) for n in term_nodes(e)} \
+            or self._reaches_expr(_plain_sides(e), "eps")
 
     def _relation(self, r: RawRel) -> Relation:
         if needs_matrix(r.left, r.right):

@@ -1,0 +1,52 @@
+r"""Red team 14's class of false claims that were proved: a name an earlier block gave one
+vocabulary's meaning leaked into a two-index partial of a block whose vocabulary gives it another
+(``\frac{\partial \hat x_i}{\partial x_j}`` under ``use rmsnorm`` after a LayerNorm block was
+LayerNorm's Jacobian), and the order of equations decided whether a where-clause was a
+definition.  Both are refused now, as the docs' conflict rule says; each refused false claim is
+checked false with numpy first."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_latex_real_world2 import _X, EPS, _jac, _rms
+
+from symnorm.check.run import check_text
+
+LN_BLOCK = "```symnorm\nuse layernorm\n```\n\n```latex first\n" \
+           r"\hat x = \frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}" "\n```\n\n"
+
+
+def _second(vocab: str, latex: str) -> list[tuple[str, str, str]]:
+    text = LN_BLOCK + f"```symnorm\n{vocab}\n```\n\n```latex second\n{latex}\n```\n"
+    res = check_text(text, "rt14.md", sandbox=False)
+    return [(v.label, v.status, v.message) for v in res.verdicts
+            if not v.label.startswith("first.")]
+
+
+@pytest.mark.parametrize("latex", [
+    r"\sum_k \frac{\partial \hat x_k}{\partial x_j} = 0",
+    r"\frac{\partial \hat x}{\partial x} \mathbf 1 = 0",
+])
+def test_an_earlier_blocks_xhat_does_not_reach_a_partial(latex: str) -> None:
+    # false for RMSNorm: its Jacobian's columns do not sum to 0
+    assert not np.allclose(_jac(_rms, _X).sum(axis=0), 0)
+    got = _second("use rmsnorm", latex)
+    errors = [m for _, s, m in got if s == "error"]
+    assert errors and "give xhat different meanings" in errors[0], got
+    assert not {"proved", "confirmed"} & {s for _, s, _ in got}, got
+
+
+def test_a_where_clause_after_an_earlier_use_of_the_name_is_refused() -> None:
+    # an earlier equation read sigma as the vocabulary's (no eps); a where-clause giving it
+    # eps after using it would make the verdict depend on the order of equations
+    assert not np.isclose(np.sqrt(_X.var()), np.sqrt(_X.var() + EPS))
+    text = ("```symnorm\nuse layernorm\n```\n\n```latex e1\n"
+            r"y = \frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}}\gamma + \beta" "\n```\n\n"
+            "```latex e2\n"
+            r"\hat x = \frac{x-\mu}{\sigma}, \quad \text{where } \sigma = "
+            r"\sqrt{\mathrm{Var}[x]+\epsilon}" "\n```\n")
+    got = [(v.label, v.status, v.message) for v in
+           check_text(text, "rt14.md", sandbox=False).verdicts]
+    e2 = [g for g in got if g[0].startswith("line") or g[0].startswith("e2")]
+    assert e2 and e2[0][1] == "error" and "two readings" in e2[0][2], got
