@@ -322,3 +322,17 @@ def test_the_documents_own_vector_mu_keeps_its_entries() -> None:
     assert not same(p.normalized(), p.x - p.x)
     got = claims(rows(GN + "\nlet mu = x", r"y_i = x_i - \mu_i", r"\mu_i = x_i"))
     assert [s for _, s, _, _ in got] == ["refuted", "proved"], got
+
+
+def test_every_output_equation_of_a_block_is_checked_not_only_the_first() -> None:
+    # red team 14: the second equation about y was refused ("uses gbeta1 (through y),
+    # declared by the document"), although gbeta1 occurs in GroupNorm's output
+    pt = Point(GN)
+    xh = pt.normalized()
+    assert same(xh * pt.gamma + pt.beta, pt.output())
+    assert not same(xh * pt.gamma + pt.gamma, pt.output())
+    got = claims(rows(GN, r"\mathrm{GroupNorm}(x) = \gamma \hat x + \beta",
+                      r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma"
+                      r" + \beta",
+                      r"y = \gamma \hat x + \gamma"))
+    assert [r[1] for r in got] == ["proved", "proved", "refuted"], got

@@ -806,6 +806,10 @@ class _Equation:
         params = {n for n in (*env.affine, *names_in(env.meanings[out]))
                   if env.kind(n) in ("scalar", "vector") or n in env.affine}
         params |= env.entries.symbols() if env.entries is not None else set()  # GroupNorm
+        # the symbols the output's meaning reaches (GroupNorm's per-channel ggamma1, gbeta1,
+        # through GNy) occur in it: never foreign
+        params |= {n for n in (env.reaches(env.meanings[out]) or set())
+                   if env.kind(n) in ("scalar", "vector")}
 
         def reach(e: Expr) -> set[str] | None:
             name = e.id if isinstance(e, Name) else ""
