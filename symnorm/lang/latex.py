@@ -1439,7 +1439,8 @@ class _Equation:
         """``d\\hat x = r\\,dx + x\\,dr`` with ``vector dy``: a tangent, not an adjoint
         (:func:`symnorm.lang.latex_graph.forward_differential`)."""
         from symnorm.lang.latex_graph import forward_differential
-        for left, right in ((r.left, r.right), (r.right, r.left)):
+        # the left side is what the relation computes (\\nabla \\hat x = dy is an adjoint)
+        for left, right in ((r.left, r.right),):
             hit = forward_differential(self, left, right)
             if hit is not None:
                 a, b = (f"d{p.var}" + (f"^{p.var_power}" if p.var_power else "") for p in hit)
