@@ -10,6 +10,8 @@ import pytest
 from construct_checks import assert_proved, assert_variant_refuted
 from test_latex_real_world2 import _X, BETA, EPS, GAMMA, _bn, _same, verdicts
 
+from symnorm.check.run import check_text
+
 
 def _bn_formula(x, eps=EPS):
     return (x - x.mean()) / np.sqrt(x.var() + eps) * GAMMA + BETA
@@ -83,3 +85,18 @@ def test_a_prime_that_is_no_decoration_is_refused(latex: str, words: str) -> Non
     got = verdicts("use layernorm\nscalar a", latex)
     errors = [m for _, s, m in got if s == "error"]
     assert errors and words in errors[0], got
+
+
+def test_primes_inside_partials_name_the_primed_quantity() -> None:
+    # red team 14: \partial x'_i was refused with a hint recommending x'_i; with let x' = y
+    # the partial by (of) x' is the output's.  d y_i / d gamma = xhat_i (y = gamma xhat +
+    # beta), not x_i
+    xhat = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
+    assert not np.allclose(xhat, _X)
+    text = ("```symnorm\nuse layernorm\nvector dl_dy\nlet x' = y\n"
+            r"latex t1: \frac{\partial \ell}{\partial x'_i} = \frac{\partial \ell}{\partial y_i}"
+            "\n"
+            r"latex t3: \frac{\partial \mathbf{x}^{\prime}_i}{\partial \gamma} = \hat x_i" "\n"
+            r"latex f3: \frac{\partial \mathbf{x}^{\prime}_i}{\partial \gamma} = x_i" "\n```\n")
+    got = {v.label: v.status for v in check_text(text, "p.md", sandbox=False).verdicts}
+    assert (got["t1.1"], got["t3.1"], got["f3.1"]) == ("proved", "proved", "refuted"), got

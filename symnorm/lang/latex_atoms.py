@@ -1075,6 +1075,16 @@ def _sqrt(p: ExprParser, t: Tok) -> Expr:
 
 
 def _plain_name(p: ExprParser) -> str:
+    """The name after ``\\partial`` (or a differential's d), with its primes (``x'_i``,
+    ``\\mathbf{x}^{\\prime}_i`` name ``xprime``, as in an expression)."""
+    name = _plain_base(p)
+    n, used = _prime_count(p)
+    p.i += used
+    name += "prime" * n
+    return p.aliases.get(name, name)  # let x' = y: the partial is by (of) the output
+
+
+def _plain_base(p: ExprParser) -> str:
     t = p.next("a name")
     if _letter(t):
         return t.text
