@@ -50,3 +50,22 @@ def test_a_where_clause_after_an_earlier_use_of_the_name_is_refused() -> None:
            check_text(text, "rt14.md", sandbox=False).verdicts]
     e2 = [g for g in got if g[0].startswith("line") or g[0].startswith("e2")]
     assert e2 and e2[0][1] == "error" and "two readings" in e2[0][2], got
+
+
+def _rms_jacobian_rows(latex: str) -> list[str]:
+    text = f"```symnorm\nuse rmsnorm\nlatex j: {latex}\n```\n"
+    return [v.status for v in check_text(text, "rt14.md", sandbox=False).verdicts
+            if v.status != "defined"]
+
+
+def test_the_vocabularys_rms_in_a_two_index_equation_is_the_scalar() -> None:
+    # red team 14: \mathrm{RMS}(x) beside indexed entries was the claim language's vector
+    r = np.sqrt(np.mean(_X ** 2) + EPS)
+    d = len(_X)
+    closed = np.eye(d) / r - np.outer(_X, _X) / (d * r ** 3)
+    assert np.allclose(_jac(_rms, _X), closed, atol=1e-7)
+    assert not np.allclose(_jac(_rms, _X), np.eye(d) / r - np.outer(_X, _X) / r ** 3, atol=1e-7)
+    true = (r"\frac{\partial \hat x_i}{\partial x_j} = \frac{\delta_{ij}}{\mathrm{RMS}(x)} - "
+            r"\frac{x_i x_j}{d\,\mathrm{RMS}(x)^3}")
+    assert _rms_jacobian_rows(true) == ["proved"]
+    assert _rms_jacobian_rows(true.replace(r"{d\,\mathrm{RMS}", r"{\mathrm{RMS}")) == ["refuted"]

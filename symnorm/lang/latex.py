@@ -1524,6 +1524,8 @@ class _Equation:
 
     def _relation(self, r: RawRel) -> Relation:
         if needs_matrix(r.left, r.right):
+            # the vocabulary's LaTeX functions first (use rmsnorm's \\mathrm{RMS}(x), a scalar)
+            r = replace(r, left=self._calls(r.left), right=self._calls(r.right))
             left, right = lower_entries(r.left, r.right, self.file, self._matrix_of,
                                         lambda e: self._shape(e, set()), r.pos)
             return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
