@@ -69,3 +69,18 @@ def test_the_vocabularys_rms_in_a_two_index_equation_is_the_scalar() -> None:
             r"\frac{x_i x_j}{d\,\mathrm{RMS}(x)^3}")
     assert _rms_jacobian_rows(true) == ["proved"]
     assert _rms_jacobian_rows(true.replace(r"{d\,\mathrm{RMS}", r"{\mathrm{RMS}")) == ["refuted"]
+
+
+@pytest.mark.parametrize("latex, status", [
+    (r"\nabla \gamma = dy^\top \hat x", "proved"),   # dL/dgamma = sum_i dy_i xhat_i
+    (r"\nabla \gamma = dy^\top x", "refuted"),
+    (r"d\beta = dy^\top \mathbf 1", "proved"),
+])
+def test_the_transposed_upstream_gradient_is_read(latex: str, status: str) -> None:
+    # red team 14: dy^\top was refused ("only a digit exponent")
+    xhat = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
+    assert not np.isclose(np.ones_like(_X) @ xhat, np.ones_like(_X) @ _X)
+    text = f"```symnorm\nuse layernorm\nvector dy\nlatex g: {latex}\n```\n"
+    got = [v.status for v in check_text(text, "rt14.md", sandbox=False).verdicts
+           if v.status != "defined"]
+    assert got == [status], got

@@ -766,11 +766,11 @@ def _differential(p: ExprParser, t: Tok) -> Expr:
     start = p.peek()
     base = _plain_name(p)
     sub, sup = _scripts(p)
-    if sup is _TRANSPOSE or sup is not None and not (
+    if sup is not _TRANSPOSE and sup is not None and not (
             isinstance(sup, Num) and sup.value.denominator == 1):
         raise p.err(f"d{base}: in differential notation the quantity may carry only a digit "
-                    "exponent (d\\sigma^2)", start or t,
-                    "write (d x)^T as the gradient's transpose elsewhere, or name the power")
+                    "exponent (d\\sigma^2) or a transpose (dy^\\top)", start or t,
+                    "name the power")
     if sub is not None and len(sub) != 1:
         raise p.err(f"comma in the subscript of d{base}", start or t)
     index = sub[0] if sub is not None and (sub[0] in INDEX_LETTERS
@@ -778,6 +778,8 @@ def _differential(p: ExprParser, t: Tok) -> Expr:
     name = base if sub is None or index is not None else f"{base}_{sub[0]}"
     power = int(sup.value) if isinstance(sup, Num) else None
     node: Any = Partial(LOSS, None, None, name, index, power, p.pos(t), differential=True)
+    if sup is _TRANSPOSE:  # dy^\\top \\hat x: the transposed adjoint
+        return Transpose(node, p.pos(t))
     return node
 
 
