@@ -25,8 +25,8 @@ Q = Fraction
 #: refused entries, by the construct their first error names
 REFUSED = {
     # a source's count N beside layernorm's function N: the preamble's `let N = d` is refused
-    "triton.dx": "'N' is already defined in this block",
-    "triton.dwdb": "'N' is already defined in this block",
+    "triton.dx": "'N' is the normalizer function N(y) of `use layernorm",
+    "triton.dwdb": "'N' is the normalizer function N(y) of `use layernorm",
     # \gamma\hat{x} with vector gamma (per-element gains written by juxtaposition)
     "kaixih.y": "cannot multiply a vector by a vector",
     # a sum over the N rows of the batch
@@ -59,8 +59,6 @@ REFUSED = {
     "ov.rms": "'Sqrt' is written as a word",
     "ov.rms.scale": "'Sqrt' is written as a word",
     "ov.mvn.center": "'du' looks like a differential",             # ReduceMean
-    "ov.mvn.inside": "\\sum needs an index",                       # \sum {o_k^2}
-    "ov.mvn.outside": "\\sum needs an index",
     "dragon.renorm": "unknown name 'r'",                           # renorm's r, d
     # were wrong verdicts (refuted although true as the source means them): now two readings
     "limei.forward": "r is a claim-language name of the vocabulary",

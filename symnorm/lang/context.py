@@ -379,6 +379,21 @@ class Scope:
                 local = local or self._d_is_local()
         return local, tuple(dict.fromkeys(settings)), frozenset(deps)
 
+    def _vocab_function_err(self, st: Let, old: _Def) -> SourceError:
+        """``let N = d`` under ``use layernorm``: a value for a vocabulary's function.  Sources
+        write N for the count of entries (Triton's ``\\frac{1}{N}``); letting it replace
+        layernorm's normalizer N(y) would change every claim that applies N, so it is refused
+        with the two ways to say what the source means."""
+        f = f"{st.name}({', '.join(old.stmt.params)})"
+        use = old.origin.removeprefix("document ")  # every vocabulary function normalizes
+        return self._err(
+            f"{st.name!r} is the normalizer function {f} of `{use}` (line "
+            f"{old.stmt.pos.line}), which `let {st.name} = {st.body}` would replace by a value",
+            st.pos,
+            f"a `let` never turns a vocabulary's function into a number: for the source's "
+            f"count of entries write d in the equation, or give the count another name "
+            f"(`let n = d`) and write that name; {f} keeps its meaning")
+
     def _let(self, st: Let, document: bool = False) -> None:
         if st.name == self.layer:
             raise self._err(f"{st.name!r} is the layer letter (layer {st.name})", st.pos)
@@ -422,6 +437,8 @@ class Scope:
                     and old.block != self.block_line and st.name not in self.shadowed:
                 self.shadowed[st.name] = old  # the block's `use` options: its own names
                 shadowing = True
+            elif old.origin and old.stmt.params and not st.params and self._using is None:
+                raise self._vocab_function_err(st, old)
             else:
                 where = (f"in this block (line {old.stmt.pos.line})"
                          if old.block == self.block_line else f"(line {old.stmt.pos.line})")

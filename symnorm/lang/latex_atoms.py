@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
+from symnorm.lang.latex_implied_sum import unindexed_sum
 from symnorm.lang.latex_index import (
     INDEX_LETTERS,
     LOSS,
@@ -1221,16 +1222,8 @@ def _sum(p: ExprParser) -> IndexSum:
             upper = (k, _upper_bound(p, k, braced))
         if braced:
             p.expect("}", o)
-    if index is None and not seen and p.at("{"):
-        raise p.err("\\sum needs an index: \\sum{i=1}^m lost its underscore?", t,
-                    "write \\sum_{i=1}^m")
-    if index is None and not seen:
-        # \sum x^2 (Marian): the sum of the entries of a vector expression, resolved by shape
-        body0 = p.term()
-        if any(isinstance(n, (Indexed, IndexSum)) for n in term_nodes(body0)):
-            raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t,
-                        "without an index \\sum is read only over a vector (\\sum x^2)")
-        return Call(SUM_ENTRIES, (body0,), p.pos(t))  # type: ignore[return-value]
+    if index is None and not seen:  # \sum x^2, \sum {o_k^2}: latex_implied_sum.py
+        return unindexed_sum(p, t)  # type: ignore[return-value]
     if index is None:
         raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t)
     if (element is not None or over_set) and upper is not None:
