@@ -73,9 +73,9 @@ REFUSED = {
     "dsse.quotient": "expected a name after \\partial, got '}'",
     "dsse.result": "the same index on both is ambiguous",
     # Dynamic Tanh
-    "deepwiki.dyt": "unsupported LaTeX command \\tanh",
-    "lexai.dyt": "unsupported LaTeX command \\tanh",
-    "onenought.dyt": "unsupported LaTeX command \\tanh",
+    "deepwiki.dyt": "tanh() of a vector: tanh applied entrywise",
+    "lexai.dyt": "tanh() of a vector: tanh applied entrywise",
+    "onenought.dyt": "tanh() of a vector: tanh applied entrywise",
 }
 #: accepted true entries whose rows are all definitions
 DEFINED_ONLY = {"wn.w": "w", "ov.bn.norm": "bhat"}

@@ -50,7 +50,7 @@ BUILTIN_NAMES = ("I", "ones", "d")
 #: functions the engines implement; ``norm``, ``sum``, ``mean`` and ``BN(t; [..])`` are
 #: rewritten into these during expansion.
 BUILTIN_FUNCTIONS = ("sqrt", "abs", "exp", "log", "trace", "jacobian", "hadamard", "diag")
-SUGAR_FUNCTIONS = ("norm", "sum", "mean")
+SUGAR_FUNCTIONS = ("norm", "sum", "mean", "tanh")
 MAX_NODES = 200_000
 MAX_POWER = 64  # integer exponent cap for matrix powers and literal powers
 
@@ -730,6 +730,8 @@ class Scope:
             ones = Name("ones", e.pos)
             if f == "norm":
                 return Call("sqrt", (BinOp("*", Transpose(a, e.pos), a, e.pos),), e.pos)
+            if f == "tanh":
+                return self._tanh(a, e.pos)
             s = BinOp("*", Transpose(ones, e.pos), a, e.pos)
             return s if f == "sum" else BinOp("/", s, self._expand_name(Name("d", e.pos), {}),
                                               e.pos)
@@ -747,9 +749,27 @@ class Scope:
             raise self._gone_error(f, e.pos)
         raise self._err(f"unknown function {f!r}", e.pos,
                         _in_vocabularies(f) +
-                        "built-in: sqrt, abs, exp, log, norm, sum, mean, trace, jacobian, "
+                        "built-in: sqrt, abs, exp, log, tanh, norm, sum, mean, trace, "
+                        "jacobian, "
                         "hadamard, diag, "
                         "BN(sample; [batch]); define others with `let F(y) = ...`")
+
+    def _tanh(self, a: Expr, pos: Pos) -> Expr:
+        """``tanh(t)`` of a scalar as ``(exp(2t) - 1)/(exp(2t) + 1)``: exp is every engine's
+        built-in, so each evaluates tanh exactly as it evaluates exp (no new kernel rule).
+        A vector argument (Dynamic Tanh's entrywise tanh(alpha x)) is refused: the claim
+        language has no entrywise function of a vector."""
+        shape = self.shape(a)
+        if shape != SCALAR:
+            raise self._err(f"tanh() of a {shape}: tanh applied entrywise (Dynamic Tanh's "
+                            "\\tanh(\\alpha x)) is not modelled; the claim language has no "
+                            "entrywise function of a vector", pos,
+                            "state the claim for one entry with scalars (`scalar alpha, t`: "
+                            "\\gamma \\tanh(\\alpha t) + \\beta)")
+        two = BinOp("*", Num(Fraction(2), pos), a, pos)
+        e2 = Call("exp", (two,), pos)
+        one = Num(Fraction(1), pos)
+        return BinOp("/", BinOp("-", e2, one, pos), BinOp("+", e2, one, pos), pos)
 
     def _current(self, name: str, pos: Pos) -> _Def:
         """A definition, refused where this block's `use` options redefined a name it uses:
