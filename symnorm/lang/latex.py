@@ -43,6 +43,7 @@ from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gr
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
+from symnorm.lang.latex_onnx import onnx_mode
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, IF, tokenize
 from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS, WORD_NAMES
@@ -223,6 +224,7 @@ def parse_latex_equation(
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)
+    parser.onnx_mode = onnx_mode(toks)  # ReduceMean(X), Sub(X, Mean): latex_onnx.py
     if env is not None:
         from symnorm.lang.latex_graph import differential_upstreams
         parser.differentials = bool(differential_upstreams(reader))

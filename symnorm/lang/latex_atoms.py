@@ -28,6 +28,7 @@ from symnorm.lang.latex_index import (
     Partial,
     term_nodes,
 )
+from symnorm.lang.latex_onnx import ONNX_OPERATORS, onnx_identifier, read_onnx_call
 from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
 from symnorm.lang.latex_tokens import (
@@ -101,6 +102,8 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if _letter(t):
         word = _word_run(p, t)
         if word is not None:
+            if word in ONNX_OPERATORS and p.at("(", "<") and not _own_word(p, word):
+                return "expr", read_onnx_call(p, t, word)
             if word in PLAIN_FUNCTIONS:
                 return "call", word
             return ("func" if word in ("MS", "RMS", "E", "Var") else "name"), word
@@ -332,6 +335,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
         k += 1
     word = "".join("_" if x.text == "\\_" else x.text for x in toks)
     after = p.peek(k - p.i)
+    if getattr(p, "onnx_mode", False) and (  # ReduceMean(X), InvStdDev: latex_onnx.py
+            onnx := onnx_identifier(p, toks, word, _own_word(p, word))) is not None:
+        p.i = k
+        return onnx
     if len(toks) > 1 and (joined := _joined_name(p, word, toks[-1], k)) is not None:
         p.i, word = joined  # running_mean (plain _) where the document declares that name
         return word
