@@ -42,7 +42,7 @@ REFUSED = {
     # dL/dy . dy/dsigma^2 through x-hat: sigma^2 is not y's parent
     "kaixih.dvar": "sigma^2 is not a parent of y",
     "limei.dxhat": "left side of \\coloneqq is not a name",       # ... = dy (.) w := g
-    "limei.dr": "\\nabla: a gradient in this notation",          # \nabla_x RMS(x)
+    "limei.dr": "\\nabla_{x} RMS(..): a gradient is read only of a name",
     "limei.dL.inline": "dL: the document has no quantity L",       # the loss's differential
     "limei.dx": "dL: the document has no quantity L",
     # ONNX's function syntax is read (latex_onnx.py); its D is use layernorm's size name D
@@ -65,9 +65,11 @@ REFUSED = {
     "limei.dxhat.diff": "a forward (tangent) differential",
     "dragon.moving": "\\leftarrow redefines 'x_moving'",
     "dragon.moving.caffe": "\\leftarrow redefines 'x_moving'",
-    "wn.dg": "\\nabla: a gradient in this notation",
-    "wn.dv": "\\nabla: a gradient in this notation",
-    "wn.jacobian": "\\nabla: a gradient in this notation",
+    # \nabla_{g} L is read as \frac{\partial L}{\partial g} (latex_nabla.py), and so refused:
+    # the block declares no upstream gradient of L and does not define w
+    "wn.dg": "\\nabla_{g} L: L is neither declared nor defined",
+    "wn.dv": "\\nabla_{v} L: L is neither declared nor defined",
+    "wn.jacobian": "\\nabla_{v} w: w is neither declared nor defined",
     # \frac{\partial}{\partial x_i} applied to an expression
     "dsse.website": "expected a name after \\partial, got '}'",
     "dsse.quotient": "expected a name after \\partial, got '}'",

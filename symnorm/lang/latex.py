@@ -1162,9 +1162,22 @@ class _Equation:
 
     def _partial(self, pt: Partial) -> object:
         """:meth:`_read_partial`, its errors naming a differential as written (``d xhat``)."""
+        if pt.nabla and pt.num != LOSS and self._shape(Name(pt.num, pt.pos), set()) not in (
+                None, "scalar"):  # \nabla_v w of a vector w: which layout is not said
+            raise _err(f"\\nabla_{{{pt.var}}} {pt.num} of a vector {pt.num}: sources print it "
+                       "for the Jacobian and for its transpose, two layouts", pt.pos, self.file,
+                       f"write the Jacobian \\frac{{\\partial {pt.num}}}{{\\partial "
+                       f"{pt.var}}} (or its transpose with ^\\top)")
         try:
             return self._read_partial(pt)
         except SourceError as exc:
+            if pt.nabla:  # \nabla_{g} L as printed: the error names it so
+                loss = f"\\partial {LOSS}/\\partial {pt.var}"
+                msg = exc.message.replace(loss, f"\\nabla_{{{pt.var}}}").replace(
+                    f"\\partial {pt.num}/\\partial {pt.var}",
+                    f"\\nabla_{{{pt.var}}} {pt.num}").replace(LOSS, "the loss")
+                raise SourceError(msg, exc.file, exc.line, exc.column,
+                                  exc.hint.replace(LOSS, "L")) from None
             if pt.slash:  # dE/dX as printed: the error names it so
                 raise SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
                                   exc.column, exc.hint) from None

@@ -28,6 +28,7 @@ from symnorm.lang.latex_index import (
     Partial,
     term_nodes,
 )
+from symnorm.lang.latex_nabla import read_nabla
 from symnorm.lang.latex_onnx import ONNX_OPERATORS, onnx_identifier, read_onnx_call
 from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
@@ -205,6 +206,8 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "name", word + ACCENTS[s]
     if s in FUNCTION_MACROS:
         return "call", FUNCTION_MACROS[s]
+    if s == "\\nabla" and p.at("_"):  # \nabla_{g} L, \nabla_{x}: latex_nabla.py
+        return "expr", read_nabla(p, t)
     if s == "\\nabla":  # XLA's \nabla y, \nabla\gamma: the adjoint, as d y, d\gamma
         if not p.differentials or not _adjacent_name(p, p.peek().start if p.peek() else -1):
             raise p.err("\\nabla: a gradient in this notation is read only where the document "

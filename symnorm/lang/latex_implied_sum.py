@@ -11,7 +11,7 @@ entries of a vector expression (``\\sum x^2``), as before.
 
 >>> from symnorm.lang.latex import parse_latex_equation
 >>> str(parse_latex_equation(r"s = \\sum {x_k^2}", "t", is_defined=lambda n: n == "x")[0].body)
-'sum(x ** 2)'
+'x.T * x'
 """
 
 from __future__ import annotations
