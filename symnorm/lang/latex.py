@@ -1160,14 +1160,32 @@ class _Equation:
                     BinOp("*", Name("beta", pos), Name("ones", pos), pos), pos)
         return Indexed("y", index, pos, out) if index is not None else out
 
+    def _nabla_layout(self, pt: Partial) -> None:
+        """``\\nabla_v f`` of a quantity the document has (not the loss): refused where its
+        layout is not said.  For a vector f sources print it for the Jacobian and for its
+        transpose; for a scalar f by a whole vector v it is the gradient, a column, while
+        ``\\frac{\\partial f}{\\partial v}`` here is the Jacobian, a row: two layouts."""
+        num = self._shape(Name(pt.num, pt.pos), set())
+        if num is None or pt.num_index is not None:
+            return
+        var = self._shape(Name(pt.var, pt.pos), set())
+        if num != "scalar":
+            what = f"of a vector {pt.num}: sources print it for the Jacobian and for its " \
+                "transpose"
+        elif var == "column" and pt.var_index is None:
+            what = (f"of a scalar by the vector {pt.var}: the gradient (a column, as \\nabla "
+                    "means) or the Jacobian (a row, as \\frac{\\partial ..}{\\partial ..} "
+                    "is read)")
+        else:
+            return
+        raise _err(f"\\nabla_{{{pt.var}}} {pt.num} {what}, two layouts", pt.pos, self.file,
+                   f"write the Jacobian \\frac{{\\partial {pt.num}}}{{\\partial {pt.var}}} "
+                   "(a row for a scalar; its transpose with ^\\top is the gradient)")
+
     def _partial(self, pt: Partial) -> object:
         """:meth:`_read_partial`, its errors naming a differential as written (``d xhat``)."""
-        if pt.nabla and pt.num != LOSS and self._shape(Name(pt.num, pt.pos), set()) not in (
-                None, "scalar"):  # \nabla_v w of a vector w: which layout is not said
-            raise _err(f"\\nabla_{{{pt.var}}} {pt.num} of a vector {pt.num}: sources print it "
-                       "for the Jacobian and for its transpose, two layouts", pt.pos, self.file,
-                       f"write the Jacobian \\frac{{\\partial {pt.num}}}{{\\partial "
-                       f"{pt.var}}} (or its transpose with ^\\top)")
+        if pt.nabla and pt.num != LOSS:
+            self._nabla_layout(pt)
         try:
             return self._read_partial(pt)
         except SourceError as exc:
