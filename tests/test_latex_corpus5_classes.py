@@ -123,6 +123,8 @@ REFUSALS = [
     ("use layernorm\nvector i, o", "o_{i} = i_{i} - ReduceMean(i_{k}, axes)",
      "ReduceMean of an indexed entry"),
     (ONNX, r"Sqrt(\mu, 2) = 1", "Sqrt takes 1 argument(s)"),
+    # ONNX's Mul of a matrix is entrywise with broadcasting: never the matrix product
+    (ONNX + "\nmatrix W", "Mul(W, X) = X", "Mul(A, B) of a matrix: ONNX's Mul is entrywise"),
     ("vector X\nscalar D", "DD = Mul(X, X)", "'DD' in ONNX function syntax is an identifier"),
     (ONNX, "NormalizedScaled = Mul(Normalized, Scale)", "unknown name 'Normalized'"),
     # tanh of a vector: no entrywise functions

@@ -993,6 +993,16 @@ class _Equation:
                     left = BinOp("*", left, Name("ones", e.pos), e.pos)
                 elif a == "column" and b == "scalar":
                     right = BinOp("*", right, Name("ones", e.pos), e.pos)
+            elif e.op == "*" and e.written == "Mul":  # ONNX's Mul: entrywise, broadcasting
+                a, b = self._shape(left, params), self._shape(right, params)
+                if a in ("matrix", "row") or b in ("matrix", "row"):
+                    raise _err(f"Mul(A, B) of a {a if a in ('matrix', 'row') else b}: ONNX's "
+                               "Mul is entrywise with broadcasting, not the matrix product "
+                               "symnorm reads for * here", e.pos, self.file,
+                               "write the matrix product with * (or \\cdot) outside the "
+                               "ONNX syntax")
+                if a == b == "column":
+                    return Call("hadamard", (left, right), e.pos)
             elif e.op == "*" and e.written == "*" and self._shape(left, params) == "column" \
                     and self._shape(right, params) == "column":
                 # a star between two vectors has one well-typed reading, the entrywise

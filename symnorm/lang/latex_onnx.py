@@ -13,7 +13,8 @@ its ONNX meaning on the vectors of the claim language:
 ``Sqrt(A)``                         ``sqrt(A)``
 ``Add``, ``Sub``, ``Mul``, ``Div``  ``A + B``, ``A - B``, ``A * B``, ``A / B`` with ONNX's
                                     broadcasting: a scalar beside a vector is spread over it,
-                                    ``Mul`` of two vectors is the entrywise product
+                                    ``Mul`` of two vectors is the entrywise product, of a
+                                    matrix an error (never the matrix product)
 ``Pow(A, B)``                       ``A ** B``
 ``Reciprocal(A)``                   ``1 / A``
 ==================================  ==========================================================
@@ -138,8 +139,9 @@ def read_onnx_call(p: ExprParser, t: Tok, word: str) -> Expr:
         return Call("sqrt", (args[0],), pos)
     if op == "1/":
         return BinOp("/", Num(Fraction(1), pos), args[0], pos)
-    # "*" written as a star: between two vectors the entrywise product (ONNX's Mul)
-    return BinOp(op, args[0], args[1], pos, written="*" if op == "*" else "")
+    # Mul: between two vectors the entrywise product, of a matrix an error (latex.py's
+    # _broadcast reads it by the operands' shapes)
+    return BinOp(op, args[0], args[1], pos, written="Mul" if op == "*" else "")
 
 
 def _axes_attribute(p: ExprParser, word: str) -> None:
