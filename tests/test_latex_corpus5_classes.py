@@ -123,6 +123,9 @@ REFUSALS = [
     ("use layernorm\nvector i, o", "o_{i} = i_{i} - ReduceMean(i_{k}, axes)",
      "ReduceMean of an indexed entry"),
     (ONNX, r"Sqrt(\mu, 2) = 1", "Sqrt takes 1 argument(s)"),
+    # ReduceMean of a matrix (ONNX: every axis, one number) or of a scalar
+    (ONNX + "\nmatrix W\nscalar a", "ReduceMean(W) = a", "ReduceMean of a matrix"),
+    (ONNX + "\nscalar a", "ReduceMean(a) = a", "ReduceMean of a scalar"),
     # ONNX's Mul of a matrix is entrywise with broadcasting: never the matrix product
     (ONNX + "\nmatrix W", "Mul(W, X) = X", "Mul(A, B) of a matrix: ONNX's Mul is entrywise"),
     ("vector X\nscalar D", "DD = Mul(X, X)", "'DD' in ONNX function syntax is an identifier"),

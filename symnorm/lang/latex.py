@@ -43,7 +43,7 @@ from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gr
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
-from symnorm.lang.latex_onnx import onnx_mode
+from symnorm.lang.latex_onnx import REDUCE_MEAN, onnx_mode, reduce_mean
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, IF, tokenize
 from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS, WORD_NAMES
@@ -1014,6 +1014,8 @@ class _Equation:
         if isinstance(e, Transpose):
             return Transpose(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Call):
+            if e.func == REDUCE_MEAN:
+                e = reduce_mean(e, self._shape(_square_base(e.args[0]), params), self.file)
             if e.func == SUM_SCALED:
                 return read_scaled_sum(self._broadcast(e.args[0], params),
                                        [self._broadcast(f, params) for f in e.args[1:]],
@@ -1629,7 +1631,8 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
     if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
     if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES \
-            and e.func not in (SUM_ENTRIES, SUM_SQUARES, SUM_TERM, SUM_SCALED):  # \sum x = ...: never a definition
+            and e.func not in (SUM_ENTRIES, SUM_SQUARES, SUM_TERM, SUM_SCALED,
+                               REDUCE_MEAN):  # \sum x = ..., ReduceMean(X) = ...: never a definition
         ids = [a.id for a in e.args if isinstance(a, Name)]
         if len(ids) == len(e.args) and len(set(ids)) == len(ids):
             return e.func, tuple(ids), "function"
@@ -1679,6 +1682,11 @@ def _plain_sides(e: object) -> Expr:
     for n in sorted(names_in(e)):
         total = BinOp("+", total, Name(n, pos), pos)
     return total
+
+
+def _square_base(e: Expr) -> Expr:
+    """``u`` of ``u^2``, else ``e``."""
+    return e.left if _square(e) else e  # type: ignore[union-attr]
 
 
 def _square(e: object) -> bool:

@@ -41,18 +41,22 @@ from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_index import ExprPartial, Indexed, IndexSum, MatrixEntry, term_nodes
 from symnorm.lang.latex_tokens import Tok
+from symnorm.errors import SourceError
 from symnorm.lang.syntax import BinOp, Call, Expr, Num
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
 
-__all__ = ["ONNX_OPERATORS", "onnx_identifier", "onnx_mode", "read_onnx_call"]
+__all__ = ["ONNX_OPERATORS", "REDUCE_MEAN", "onnx_identifier", "onnx_mode", "read_onnx_call",
+           "reduce_mean"]
 
 #: operator -> (arity, claim-language operator or function)
 ONNX_OPERATORS: dict[str, tuple[int, str]] = {
     "ReduceMean": (1, "mean"), "Sqrt": (1, "sqrt"), "Reciprocal": (1, "1/"),
     "Add": (2, "+"), "Sub": (2, "-"), "Mul": (2, "*"), "Div": (2, "/"), "Pow": (2, "**"),
 }
+#: ``ReduceMean(A)`` until A's shape is known (:func:`reduce_mean`); never reaches the engines
+REDUCE_MEAN = "<ReduceMean>"
 #: the names operator specifications give the normalized axes of the layer
 _AXES_WORDS = ("axes", "normalized_axes")
 
@@ -134,7 +138,7 @@ def read_onnx_call(p: ExprParser, t: Tok, word: str) -> Expr:
                         "OpenVINO means) or the mean of that one number, two readings", t,
                         "apply ReduceMean to the whole vector (ReduceMean(x, axes)) or write "
                         "the mean over k as \\frac{1}{d}\\sum_k x_k")
-        return Call("mean", (args[0],), pos)
+        return Call(REDUCE_MEAN, (args[0],), pos)
     if op == "sqrt":
         return Call("sqrt", (args[0],), pos)
     if op == "1/":
@@ -172,3 +176,16 @@ def _axes_input(p: ExprParser, comma: Tok, word: str) -> None:
                     "normalized_axes) have a meaning here", p.peek() or comma,
                     "symnorm models one normalized vector: reduce over its axes")
     p.i = j
+
+
+def reduce_mean(e: Call, shape: str | None, file: str) -> Call:
+    """``ReduceMean(A)`` once A's shape is known (``shape``; None inside a function body): the
+    mean of a vector's entries.  Of a matrix ONNX's default reduces every axis to one number,
+    while ``mean`` here would be the row of column means; of a scalar it is the scalar: both
+    are refused rather than read another way."""
+    if shape not in ("column", None):
+        pos = e.pos
+        raise SourceError(f"ReduceMean of a {shape}: read only of a vector (the layer's "
+                          "normalized entries)", file, pos.line, pos.col,
+                          "apply ReduceMean to the layer's vector (x, X)")
+    return Call("mean", e.args, e.pos)
