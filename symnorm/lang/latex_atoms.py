@@ -339,7 +339,7 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     word = "".join("_" if x.text == "\\_" else x.text for x in toks)
     after = p.peek(k - p.i)
     if getattr(p, "onnx_mode", False) and (  # ReduceMean(X), InvStdDev: latex_onnx.py
-            onnx := onnx_identifier(p, toks, word, _own_word(p, word))) is not None:
+            onnx := onnx_identifier(p, toks, word)) is not None:
         p.i = k
         return onnx
     if len(toks) > 1 and (joined := _joined_name(p, word, toks[-1], k)) is not None:

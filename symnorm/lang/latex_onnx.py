@@ -27,7 +27,7 @@ of the one number i_k (itself), two readings.
 An equation that applies one of these operators is read in this syntax (:func:`onnx_mode`):
 a run of letters that starts with a capital is one identifier (``NormalizedScaled``,
 ``InvStdDev``, never N*o*r*m*...), as ONNX writes products only with ``Mul``; where every
-letter of the run is itself a defined name and the run is not, it is an error (two readings).
+letter of the run is itself a defined name, it is an error (two readings), as outside it.
 
 >>> from symnorm.lang.latex_tokens import tokenize
 >>> onnx_mode(tokenize("D = Sub(X, Mean)", "<t>", 1, 1)), onnx_mode(tokenize("Sub = 1", "<t>", 1, 1))
@@ -90,20 +90,19 @@ def onnx_mode(toks: list[Any]) -> bool:
     return False
 
 
-def onnx_identifier(p: ExprParser, run: list[Tok], word: str, own: bool) -> str | None:
+def onnx_identifier(p: ExprParser, run: list[Tok], word: str) -> str | None:
     """In an equation in ONNX syntax, the identifier a capitalised letter run spells (or an
-    operator's word), or None where the run is no such identifier (lower case, one letter).
-    ``own``: whether the document itself defines ``word``."""
+    operator's word), or None where the run is no such identifier (lower case, one letter)."""
     if len(run) < 2 or not word[0].isupper() or not word.isalpha():
         return None
-    if word in ONNX_OPERATORS or own or p.defined(word):
+    if word in ONNX_OPERATORS:
         return word
     letters = {t.text for t in run}
-    if all(p.defined(c) for c in letters):
+    if all(p.defined(c) for c in letters):  # as _word_run refuses a defined word's letters
         raise p.err(f"{word!r} in ONNX function syntax is an identifier, but each of its "
                     "letters is a defined name too: the identifier or their product, two "
-                    "readings", run[0], f"define {word} before this equation, or write the "
-                    "product with Mul(..)")
+                    "readings", run[0], "rename the identifier, or write the product with "
+                    "Mul(..)")
     return word
 
 
