@@ -359,7 +359,7 @@ INVALID = [
     (r"a = \partial b", "\\partial"),
     (r"a = \left. b \right|", "evaluation bar"),
     ("a = \u03b5", "non-ASCII"),
-    (r"a = \sum x_i", "index"),
+    (r"a = \sum x_i y_j", "which one it sums over"),  # \sum x_i alone: the sum over i
     (r"a = \sum_{i=0}^m x_i", "not the dimension d"),
     (r"a = \sum_{i=0}^d x_i", "is not every entry"),
     (r"a = \sum_{i=2}^d x_i", "sum from 2"),

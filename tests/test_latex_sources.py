@@ -150,7 +150,8 @@ REFUSALS = [
     (LN, r"\boxed{\mu = 0} + 1", "after \\boxed{...} around a relation"),
     (LN, r"\mu = Var", "'Var' is written as a word"),
     (LN, r"\sigma^2 = \frac{1}{d} x^2", "cannot raise a vector to a power"),
-    (LN, r"\sum x_i = d\mu", "\\sum needs an index"),
+    # \sum x_i (the index implied by the summand) is read; two letters are ambiguous
+    (LN, r"\sum x_i x_j = d\mu", "which one it sums over is ambiguous"),
     (LN, r"\sum{i=1}^{d} x_i = d\mu", "lost its underscore"),
     (LN, r"\sigma^2 = \sum \mu^2", "\\sum without an index of a scalar"),
     (LN, r"\mathrm{MS}[\mu] = \mu^2", "\\sum without an index of a scalar"),

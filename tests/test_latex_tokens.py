@@ -131,7 +131,8 @@ REFUSED = [
     (r"\sum^{d}_{i=1} y_i = a", r"\sum^{d}_{i=0} y_i = a", "from 0 to d is not every entry"),
     (r"d^2\,y = u", r"d^2y = u", "'dy' looks like a differential"),
     (r"\sum_i y_i = a", r"\sum_j y_i = a", "index i inside a sum over j"),
-    (r"\sum\limits_i y_i = a", r"\sum\limits y_i = a", "needs an index"),
+    # \sum\limits y_i is the sum over i (latex_implied_sum.py); over y_i u_j it is ambiguous
+    (r"\sum\limits_i y_i u_i = a", r"\sum\limits y_i u_j = a", "which one it sums over"),
     # without the sum, y_i u_i = a is the entrywise product (hadamard(y, u) == a*ones)
     (r"\sum_i y_i u_i = a", r"y_i / u_i = a", "two indexed quantities"),
     (r"d\,y = u", r"dy = u", "'dy' looks like a differential"),

@@ -50,7 +50,7 @@ BUILTIN_NAMES = ("I", "ones", "d")
 #: functions the engines implement; ``norm``, ``sum``, ``mean`` and ``BN(t; [..])`` are
 #: rewritten into these during expansion.
 BUILTIN_FUNCTIONS = ("sqrt", "abs", "exp", "log", "trace", "jacobian", "hadamard", "diag")
-SUGAR_FUNCTIONS = ("norm", "sum", "mean")
+SUGAR_FUNCTIONS = ("norm", "sum", "mean", "tanh")
 MAX_NODES = 200_000
 MAX_POWER = 64  # integer exponent cap for matrix powers and literal powers
 
@@ -379,6 +379,21 @@ class Scope:
                 local = local or self._d_is_local()
         return local, tuple(dict.fromkeys(settings)), frozenset(deps)
 
+    def _vocab_function_err(self, st: Let, old: _Def) -> SourceError:
+        """``let N = d`` under ``use layernorm``: a value for a vocabulary's function.  Sources
+        write N for the count of entries (Triton's ``\\frac{1}{N}``); letting it replace
+        layernorm's normalizer N(y) would change every claim that applies N, so it is refused
+        with the two ways to say what the source means."""
+        f = f"{st.name}({', '.join(old.stmt.params)})"
+        use = old.origin.removeprefix("document ")  # every vocabulary function normalizes
+        return self._err(
+            f"{st.name!r} is the normalizer function {f} of `{use}` (line "
+            f"{old.stmt.pos.line}), which `let {st.name} = {st.body}` would replace by a value",
+            st.pos,
+            f"a `let` never turns a vocabulary's function into a number: for the source's "
+            f"count of entries write d in the equation, or give the count another name "
+            f"(`let n = d`) and write that name; {f} keeps its meaning")
+
     def _let(self, st: Let, document: bool = False) -> None:
         if st.name == self.layer:
             raise self._err(f"{st.name!r} is the layer letter (layer {st.name})", st.pos)
@@ -422,6 +437,8 @@ class Scope:
                     and old.block != self.block_line and st.name not in self.shadowed:
                 self.shadowed[st.name] = old  # the block's `use` options: its own names
                 shadowing = True
+            elif old.origin and old.stmt.params and not st.params and self._using is None:
+                raise self._vocab_function_err(st, old)
             else:
                 where = (f"in this block (line {old.stmt.pos.line})"
                          if old.block == self.block_line else f"(line {old.stmt.pos.line})")
@@ -713,6 +730,8 @@ class Scope:
             ones = Name("ones", e.pos)
             if f == "norm":
                 return Call("sqrt", (BinOp("*", Transpose(a, e.pos), a, e.pos),), e.pos)
+            if f == "tanh":
+                return self._tanh(a, e.pos)
             s = BinOp("*", Transpose(ones, e.pos), a, e.pos)
             return s if f == "sum" else BinOp("/", s, self._expand_name(Name("d", e.pos), {}),
                                               e.pos)
@@ -730,9 +749,27 @@ class Scope:
             raise self._gone_error(f, e.pos)
         raise self._err(f"unknown function {f!r}", e.pos,
                         _in_vocabularies(f) +
-                        "built-in: sqrt, abs, exp, log, norm, sum, mean, trace, jacobian, "
+                        "built-in: sqrt, abs, exp, log, tanh, norm, sum, mean, trace, "
+                        "jacobian, "
                         "hadamard, diag, "
                         "BN(sample; [batch]); define others with `let F(y) = ...`")
+
+    def _tanh(self, a: Expr, pos: Pos) -> Expr:
+        """``tanh(t)`` of a scalar as ``(exp(2t) - 1)/(exp(2t) + 1)``: exp is every engine's
+        built-in, so each evaluates tanh exactly as it evaluates exp (no new kernel rule).
+        A vector argument (Dynamic Tanh's entrywise tanh(alpha x)) is refused: the claim
+        language has no entrywise function of a vector."""
+        shape = self.shape(a)
+        if shape != SCALAR:
+            raise self._err(f"tanh() of a {shape}: tanh applied entrywise (Dynamic Tanh's "
+                            "\\tanh(\\alpha x)) is not modelled; the claim language has no "
+                            "entrywise function of a vector", pos,
+                            "state the claim for one entry with scalars (`scalar alpha, t`: "
+                            "\\gamma \\tanh(\\alpha t) + \\beta)")
+        two = BinOp("*", Num(Fraction(2), pos), a, pos)
+        e2 = Call("exp", (two,), pos)
+        one = Num(Fraction(1), pos)
+        return BinOp("/", BinOp("-", e2, one, pos), BinOp("+", e2, one, pos), pos)
 
     def _current(self, name: str, pos: Pos) -> _Def:
         """A definition, refused where this block's `use` options redefined a name it uses:

@@ -43,6 +43,7 @@ from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gr
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
+from symnorm.lang.latex_onnx import REDUCE_MEAN, onnx_mode, reduce_mean
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, IF, tokenize
 from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS, WORD_NAMES
@@ -223,6 +224,7 @@ def parse_latex_equation(
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)
+    parser.onnx_mode = onnx_mode(toks)  # ReduceMean(X), Sub(X, Mean): latex_onnx.py
     if env is not None:
         from symnorm.lang.latex_graph import differential_upstreams
         parser.differentials = bool(differential_upstreams(reader))
@@ -1003,6 +1005,16 @@ class _Equation:
                     left = BinOp("*", left, Name("ones", e.pos), e.pos)
                 elif a == "column" and b == "scalar":
                     right = BinOp("*", right, Name("ones", e.pos), e.pos)
+            elif e.op == "*" and e.written == "Mul":  # ONNX's Mul: entrywise, broadcasting
+                a, b = self._shape(left, params), self._shape(right, params)
+                if a in ("matrix", "row") or b in ("matrix", "row"):
+                    raise _err(f"Mul(A, B) of a {a if a in ('matrix', 'row') else b}: ONNX's "
+                               "Mul is entrywise with broadcasting, not the matrix product "
+                               "symnorm reads for * here", e.pos, self.file,
+                               "write the matrix product with * (or \\cdot) outside the "
+                               "ONNX syntax")
+                if a == b == "column":
+                    return Call("hadamard", (left, right), e.pos)
             elif e.op == "*" and e.written == "*" and self._shape(left, params) == "column" \
                     and self._shape(right, params) == "column":
                 # a star between two vectors has one well-typed reading, the entrywise
@@ -1014,6 +1026,8 @@ class _Equation:
         if isinstance(e, Transpose):
             return Transpose(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Call):
+            if e.func == REDUCE_MEAN:
+                e = reduce_mean(e, self._shape(_square_base(e.args[0]), params), self.file)
             if e.func == SUM_SCALED:
                 return read_scaled_sum(self._broadcast(e.args[0], params),
                                        [self._broadcast(f, params) for f in e.args[1:]],
@@ -1170,11 +1184,42 @@ class _Equation:
                     BinOp("*", Name("beta", pos), Name("ones", pos), pos), pos)
         return Indexed("y", index, pos, out) if index is not None else out
 
+    def _nabla_layout(self, pt: Partial) -> None:
+        """``\\nabla_v f`` of a quantity the document has (not the loss): refused where its
+        layout is not said.  For a vector f sources print it for the Jacobian and for its
+        transpose; for a scalar f by a whole vector v it is the gradient, a column, while
+        ``\\frac{\\partial f}{\\partial v}`` here is the Jacobian, a row: two layouts."""
+        num = self._shape(Name(pt.num, pt.pos), set())
+        if num is None or pt.num_index is not None:
+            return
+        var = self._shape(Name(pt.var, pt.pos), set())
+        if num != "scalar":
+            what = f"of a vector {pt.num}: sources print it for the Jacobian and for its " \
+                "transpose"
+        elif var == "column" and pt.var_index is None:
+            what = (f"of a scalar by the vector {pt.var}: the gradient (a column, as \\nabla "
+                    "means) or the Jacobian (a row, as \\frac{\\partial ..}{\\partial ..} "
+                    "is read)")
+        else:
+            return
+        raise _err(f"\\nabla_{{{pt.var}}} {pt.num} {what}, two layouts", pt.pos, self.file,
+                   f"write the Jacobian \\frac{{\\partial {pt.num}}}{{\\partial {pt.var}}} "
+                   "(a row for a scalar; its transpose with ^\\top is the gradient)")
+
     def _partial(self, pt: Partial) -> object:
         """:meth:`_read_partial`, its errors naming a differential as written (``d xhat``)."""
+        if pt.nabla and pt.num != LOSS:
+            self._nabla_layout(pt)
         try:
             return self._read_partial(pt)
         except SourceError as exc:
+            if pt.nabla:  # \nabla_{g} L as printed: the error names it so
+                loss = f"\\partial {LOSS}/\\partial {pt.var}"
+                msg = exc.message.replace(loss, f"\\nabla_{{{pt.var}}}").replace(
+                    f"\\partial {pt.num}/\\partial {pt.var}",
+                    f"\\nabla_{{{pt.var}}} {pt.num}").replace(LOSS, "the loss")
+                raise SourceError(msg, exc.file, exc.line, exc.column,
+                                  exc.hint.replace(LOSS, "L")) from None
             if pt.slash:  # dE/dX as printed: the error names it so
                 raise SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
                                   exc.column, exc.hint) from None
@@ -1635,7 +1680,8 @@ def _def_target(e: object) -> tuple[str, tuple[str, ...], str] | None:
     if isinstance(e, Indexed) and e.expr is None:  # not an entry of a derivative
         return e.id, (), "indexed"
     if isinstance(e, Call) and e.batch is None and e.func not in BUILTIN_NAMES \
-            and e.func not in (SUM_ENTRIES, SUM_SQUARES, SUM_TERM, SUM_SCALED):  # \sum x = ...: never a definition
+            and e.func not in (SUM_ENTRIES, SUM_SQUARES, SUM_TERM, SUM_SCALED,
+                               REDUCE_MEAN):  # \sum x = ..., ReduceMean(X) = ...: never a definition
         ids = [a.id for a in e.args if isinstance(a, Name)]
         if len(ids) == len(e.args) and len(set(ids)) == len(ids):
             return e.func, tuple(ids), "function"
@@ -1685,6 +1731,11 @@ def _plain_sides(e: object) -> Expr:
     for n in sorted(names_in(e)):
         total = BinOp("+", total, Name(n, pos), pos)
     return total
+
+
+def _square_base(e: Expr) -> Expr:
+    """``u`` of ``u^2``, else ``e``."""
+    return e.left if _square(e) else e  # type: ignore[union-attr]
 
 
 def _square(e: object) -> bool:

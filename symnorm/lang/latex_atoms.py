@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
+from symnorm.lang.latex_implied_sum import unindexed_sum
 from symnorm.lang.latex_index import (
     INDEX_LETTERS,
     LOSS,
@@ -27,6 +28,8 @@ from symnorm.lang.latex_index import (
     Partial,
     term_nodes,
 )
+from symnorm.lang.latex_nabla import read_nabla
+from symnorm.lang.latex_onnx import ONNX_OPERATORS, onnx_identifier, read_onnx_call
 from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
 from symnorm.lang.latex_tokens import (
@@ -100,6 +103,8 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
     if _letter(t):
         word = _word_run(p, t)
         if word is not None:
+            if word in ONNX_OPERATORS and p.at("(", "<") and not _own_word(p, word):
+                return "expr", read_onnx_call(p, t, word)
             if word in PLAIN_FUNCTIONS:
                 return "call", word
             return ("func" if word in ("MS", "RMS", "E", "Var") else "name"), word
@@ -201,6 +206,8 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "name", word + ACCENTS[s]
     if s in FUNCTION_MACROS:
         return "call", FUNCTION_MACROS[s]
+    if s == "\\nabla" and p.at("_"):  # \nabla_{g} L, \nabla_{x}: latex_nabla.py
+        return "expr", read_nabla(p, t)
     if s == "\\nabla":  # XLA's \nabla y, \nabla\gamma: the adjoint, as d y, d\gamma
         if not p.differentials or not _adjacent_name(p, p.peek().start if p.peek() else -1):
             raise p.err("\\nabla: a gradient in this notation is read only where the document "
@@ -331,6 +338,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
         k += 1
     word = "".join("_" if x.text == "\\_" else x.text for x in toks)
     after = p.peek(k - p.i)
+    if getattr(p, "onnx_mode", False) and (  # ReduceMean(X), InvStdDev: latex_onnx.py
+            onnx := onnx_identifier(p, toks, word)) is not None:
+        p.i = k
+        return onnx
     if len(toks) > 1 and (joined := _joined_name(p, word, toks[-1], k)) is not None:
         p.i, word = joined  # running_mean (plain _) where the document declares that name
         return word
@@ -1233,16 +1244,8 @@ def _sum(p: ExprParser) -> IndexSum:
             upper = (k, _upper_bound(p, k, braced))
         if braced:
             p.expect("}", o)
-    if index is None and not seen and p.at("{"):
-        raise p.err("\\sum needs an index: \\sum{i=1}^m lost its underscore?", t,
-                    "write \\sum_{i=1}^m")
-    if index is None and not seen:
-        # \sum x^2 (Marian): the sum of the entries of a vector expression, resolved by shape
-        body0 = p.term()
-        if any(isinstance(n, (Indexed, IndexSum)) for n in term_nodes(body0)):
-            raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t,
-                        "without an index \\sum is read only over a vector (\\sum x^2)")
-        return Call(SUM_ENTRIES, (body0,), p.pos(t))  # type: ignore[return-value]
+    if index is None and not seen:  # \sum x^2, \sum {o_k^2}: latex_implied_sum.py
+        return unindexed_sum(p, t)  # type: ignore[return-value]
     if index is None:
         raise p.err("\\sum needs an index: \\sum_i or \\sum_{i=1}^d", t)
     if (element is not None or over_set) and upper is not None:

@@ -133,6 +133,8 @@ class Partial:
     differential: bool = False
     #: written as a plain-text fraction (``dE/dX``, Caffe's comments): errors say so
     slash: bool = False
+    #: written with a subscripted nabla (``\nabla_{g} L``, ``\nabla_{x}``): errors say so
+    nabla: bool = False
 
     @property
     def named(self) -> str:

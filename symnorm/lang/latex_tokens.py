@@ -87,7 +87,8 @@ ENVIRONMENTS = frozenset({"align", "align*", "aligned", "eqnarray", "eqnarray*",
 LEAD_OPS = frozenset({"+", "-", "*", "/", "\\cdot", "\\times", "\\odot", "\\pm", "\\mp",
                       "\\div", "\\over"})
 #: Named functions written as macros.
-FUNCTION_MACROS = {"\\exp": "exp", "\\log": "log", "\\ln": "log", "\\tr": "trace"}
+FUNCTION_MACROS = {"\\exp": "exp", "\\log": "log", "\\ln": "log", "\\tr": "trace",
+                   "\\tanh": "tanh"}  # tanh: (exp(2t)-1)/(exp(2t)+1) of a scalar
 #: Bold/blackboard macros (``\mathbf 1`` is the ones vector, ``\mathbf x`` is ``x``).
 BOLD = ("\\mathbf", "\\mathbb", "\\boldsymbol", "\\bm", "\\vec", "\\mathbfit")
 #: Accents: ``\hat x`` is the name ``xhat``.
@@ -96,7 +97,7 @@ ACCENTS = {"\\hat": "hat", "\\widehat": "hat", "\\bar": "bar", "\\overline": "ba
 FRACS = ("\\frac", "\\dfrac", "\\tfrac")
 #: Names the claim language always knows; never the target of a definition.
 BUILTIN_NAMES = frozenset({"I", "ones", "sqrt", "abs", "exp", "log", "norm", "sum", "mean",
-                           "trace", "jacobian"})
+                           "trace", "jacobian", "tanh"})
 
 _SIZES = ("\\left", "\\right", "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr",
           "\\Bigl", "\\Bigr", "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\middle")
