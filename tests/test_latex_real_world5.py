@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from construct_checks import assert_corpus_verdict
 from real_world_corpus5 import CORPUS
 from test_latex_real_world2 import (
     _DY, _G, _X, BETA, EPS, GAMMA, _bn, _grad, _jac, _ln, _rms, _same, _t, _torch, verdicts,
@@ -86,27 +87,10 @@ DEFINED_ONLY = {"wn.w": "w", "ov.bn.norm": "bhat", "onnx.ln.mean": "Mean"}
 #: limei.dxhat.diff: a forward differential read as adjoints) are now refusals, above.
 
 
-def _check(key: str) -> None:
-    _, _, preamble, latex, truth = ENTRIES[key]
-    got = verdicts(preamble, latex)
-    errors = [m for _, s, m in got if s == "error"]
-    if key in REFUSED:
-        assert errors and REFUSED[key] in errors[0], got
-        return
-    assert not errors, got
-    claims = [s for _, s, _ in got if s != "defined"]
-    if key in DEFINED_ONLY:
-        assert truth and claims == [], got
-        assert any(lb.endswith("." + DEFINED_ONLY[key]) for lb, _, _ in got), got
-    elif truth:
-        assert claims and set(claims) <= {"proved"}, got
-    else:
-        assert "refuted" in claims, got
-
-
 @pytest.mark.parametrize("key", list(ENTRIES))
 def test_corpus5_verdicts(key: str) -> None:
-    _check(key)
+    _, _, preamble, latex, truth = ENTRIES[key]
+    assert_corpus_verdict(key, preamble, latex, truth, REFUSED, defined_only=DEFINED_ONLY)
 
 
 def test_corpus5_size_and_acceptance() -> None:
