@@ -169,6 +169,9 @@ class LatexEnv:
     definition: Callable[[str], Expr | None] = lambda n: None
     #: whether a name is a function the document defines itself (``let F(t) = ...``)
     own_function: Callable[[str], bool] = lambda n: False
+    #: the line of the document's definition of a name made where no vocabulary named its
+    #: layer so, else None: a layer's name of this block so defined is refused
+    foreign_definition: Callable[[str], int | None] = lambda n: None
     #: the names sources give the block's layers (vocab.LAYER_NAMES): NAME(x) is the output
     layer_names: frozenset[str] = frozenset()
     #: ``let B = beta`` of a symnorm block, beta only a LaTeX name of the vocabulary: B -> beta
@@ -215,6 +218,8 @@ def parse_latex_equation(
     parser.layer = reader.env.layer
     parser.aliases = dict(reader.env.latex_aliases)
     parser.layer_names = reader.env.layer_names if parser.output is not None else frozenset()
+    parser.layer_clash = lambda n: reader.env.foreign_definition(n) \
+        if n in parser.layer_names else None
     parser.own_name = lambda n: n in parser.local_fns or n in reader.lets \
         or reader.env.own_function(n) or reader.env.kind(n) in ("scalar", "vector", "matrix") \
         or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
@@ -294,35 +299,6 @@ def _output_variant(written: frozenset[str] | None, env: LatexEnv) -> tuple[str,
     return None
 
 
-def _layer_definitions(raws: list[RawRel], names: frozenset[str], reader: _Equation,
-                       parser: ExprParser) -> set[str]:
-    """The layer names an equation defines as functions of its own: ``\\mathrm{LN}(a) =
-    ...`` with distinct plain names as arguments, LN not defined, and no layer's name
-    applied on the right side (``\\mathrm{LN}(v) = \\mathrm{LN}(v + 2\\mathbf 1)`` and
-    ``\\mathrm{LN}(x') = \\mathrm{LN}(x)`` are claims)."""
-    def applies_layer(e: object) -> bool:
-        stack = [e]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (Name, Call)) and (node.pos.line, node.pos.col) in (
-                    parser.layer_tags | set(parser.layer_at)):
-                return True
-            stack.extend(_children(node))
-        return False
-
-    out: set[str] = set()
-    for r in raws:
-        left = r.left
-        if r.cond_of != -1 or not (r.op == "==" or r.op in DEFINERS) \
-                or not isinstance(left, Call) or left.func not in names:
-            continue
-        target = _def_target(left)
-        if target is not None and target[2] == "function" and not reader.defined(left.func) \
-                and left.func not in names_in(r.right) and not applies_layer(r.right):
-            out.add(left.func)
-    return out
-
-
 def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: ExprParser,
                file: str) -> tuple[frozenset[str], Expr] | None:
     """The layer names an equation applies to arguments other than the input x
@@ -338,8 +314,10 @@ def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: E
     env, out, names = reader.env, parser.output, parser.layer_names
     if out is None or not names or out not in env.meanings:
         return None
+    # \mathrm{LN}(z) = ... is a claim about the layer map at z, never a definition of LN:
+    # the block's vocabulary gives the name its meaning (red team 13: a definition made the
+    # same claim refuted before it and proved after it)
     calls = {n for n in parser.layer_at.values() if not parser.own_name(n)}
-    calls -= _layer_definitions(raws, names, reader, parser)
     if not calls:
         return None
     full = env.meanings[out]

@@ -377,6 +377,8 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "letters (a\\,b) for the product")
         p.i = k
         return word
+    if word in ALL_LAYER_NAMES and after is not None and after.text == "(":
+        _layer_clash(p, word, t)
     if word in ALL_LAYER_NAMES and after is not None and after.text == "(" \
             and not p.own_name(word):  # RMSNorm(x): a layer's name
         p.i = k
@@ -482,6 +484,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         f"({name}(y) = ...); declare `scalar {name}` for a product")
         if kind == "name" and name == p.output and p.at("("):
             return _apply(read_output_call(p, t, name), _scripts_no_sub(p, t), t, p)
+        if name in ALL_LAYER_NAMES and p.at("("):
+            _layer_clash(p, name, t)
         if name in ALL_LAYER_NAMES and p.at("(") and not p.own_name(name):
             layer = read_layer_call(p, t, name)  # \mathrm{RMSNorm}(x): the output
             if layer is not None:
@@ -1375,3 +1379,16 @@ def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
             raise p.err(f"upper bound {name}-{one.text} of \\sum: only {name}-1 after a sum "
                         "from 0", one)
     return minus
+
+
+def _layer_clash(p: Any, name: str, t: Any) -> None:
+    """Refuse the block's layer name where the document defined it while no vocabulary named
+    that layer: the vocabulary gives it the layer's meaning here, the definition another
+    (red team 13: an earlier block's definition of LN silently replaced the layer)."""
+    line = p.layer_clash(name)
+    if line is not None:
+        raise p.err(f"{name}(...) names this block's layer, and the document defined {name} "
+                    f"itself on line {line}, where no vocabulary named a layer {name}: two "
+                    "meanings of one name", t,
+                    "rename the document's function (`let F(t) = ...`, \\mathcal F), or "
+                    "write the layer's formula in this block")
