@@ -65,7 +65,8 @@ def test_the_same_row_before_and_after_an_equation_for_the_layer_name() -> None:
      r"\text{LayerNormalization}(x) = x - \mu", r"\text{LayerNormalization}(x) = \hat x",
      lambda: (_same(_ln(X), X - X.mean()), True)),
     # t30 block 2 (batchnorm's BN on another vector)
-    ("use batchnorm\nvector w", r"\operatorname{BN}(w) = w - \Big(\frac{1}{m}\sum_i w_i\Big) \mathbf 1",
+    ("use batchnorm\nvector w",
+     r"\operatorname{BN}(w) = w - \Big(\frac{1}{m}\sum_i w_i\Big) \mathbf 1",
      r"\operatorname{BN}(x) = x - \mu",
      r"\operatorname{BN}(x) = \frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}",
      lambda: (_same(_ln(X), X - X.mean()), True)),

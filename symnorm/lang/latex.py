@@ -13,7 +13,7 @@ a :class:`~symnorm.errors.SourceError` naming the offending macro and its file p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -240,6 +240,8 @@ def parse_latex_equation(
         reader.layer_calls, reader.layer_map = layer
         reader.layer_tags = set(parser.layer_tags)
         reader.layer_at = set(parser.layer_at)
+    reader.writes_affine = _writes_affine(toks, _affine_params(reader.env),
+                                          reader.env.latex_aliases)
     variant = None if layer is not None else \
         _output_variant(_output_form(toks, raws, reader), reader.env)
     if variant is not None:
@@ -367,6 +369,26 @@ def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: E
                             "affine parameters (\\gamma, \\beta) to mean the full layer")
                     stack.extend(_children(node))
     return frozenset(calls), meaning
+
+
+def _affine_params(env: LatexEnv) -> tuple[str, ...]:
+    """The vocabulary output's affine parameters (``gamma``, ``beta``), whoever declared
+    them (use layernorm(affine=elementwise) declares its vectors gamma, beta)."""
+    out = env.output
+    own = names_in(env.meanings[out]) if out is not None and out in env.meanings else set()
+    return tuple(dict.fromkeys((*env.affine, *sorted(
+        n for n in own if env.kind(n) in ("scalar", "vector") and n not in VOCAB_INPUTS))))
+
+
+def _walk(e: object) -> Iterator[object]:
+    """Every node of an expression, without recursion."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(_children(node))
+
+
 
 
 def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
@@ -564,6 +586,10 @@ class _Equation:
         self.documented = False
         #: the name a formula alone is about, when not the output (the output without affine)
         self.bare_name: str | None = None
+        #: whether the equation's tokens write an affine parameter (\\gamma, an alias g)
+        self.writes_affine = True
+        #: the written relations read for the layer without affine parameters (ids)
+        self._plain_claims: set[int] = set()
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
         #: the sizes of fixed tensor indices the equation uses (``size_t``), declared scalars
         self.sizes: tuple[str, ...] = ()
@@ -625,6 +651,69 @@ class _Equation:
                                        or n in self.lets)
         return self._graph
 
+    def _plain_derivative(self, written: RawRel, r: RawRel) -> None:
+        """Mark a derivative relation that writes the output (``Y``, ``dE/dY``, ``dy``) but no
+        affine parameter: it is about the layer without them, as ``y = \\hat x`` is, so its
+        claim holds ``given gamma == 1, beta == 0`` (Caffe's ``dE/dX = (1/sqrt(var+eps)) *
+        (dE/dY - mean(dE/dY) - mean(dE/dY . Y) . Y)``, Y the normalized x, was refuted with
+        the full affine y: red team 13, the latex5 helper's doubt).  A relation that writes
+        a parameter (\\gamma, an alias, a word like ``weight``) keeps the full layer; one
+        between inner adjoints only (Ioffe's dl/dsigma^2 by dl/dxhat) is unchanged."""
+        env, out = self.env, self.env.output
+        if out is None or env.plain_output is None or self.writes_affine or not any(
+                isinstance(n, Partial) for side in (written.left, written.right)
+                for n in _walk(side)):
+            return
+        params = set(_affine_params(env))
+        if not params or not params <= {"gamma", "beta"}:
+            return
+        full = env.reaches(Name(out, r.pos))
+        outs = {out} | {a for a, t in env.latex_aliases.items() if t == out}
+        names = names_in(written.left) | names_in(written.right)
+        mentions = bool(names & outs)
+        for n in sorted(names - outs):
+            if n in params:
+                return  # a parameter the tokens spell otherwise: the full layer
+            found = env.reaches(Name(n, r.pos)) if env.kind(n) in ("let", "function") \
+                or n in env.meanings else None
+            if found is not None and full is not None and found == full:
+                mentions = True  # an alias of the output (let Y = y)
+            elif found is not None and found & params:
+                return  # a word or definition of the document writes the parameter
+        mentions = mentions or any(isinstance(node, Partial) and any(
+            v in outs or full is not None and env.reaches(Name(v, r.pos)) == full
+            for v in (node.num, node.var))
+            for side in (written.left, written.right) for node in _walk(side))
+        if mentions:
+            self._plain_claims.add(id(written))
+
+    def _plain_hypotheses(self, pos: Pos, rels: tuple[Relation, ...]) -> tuple[Relation, ...]:
+        """``gamma == 1, beta == 0`` (vectors: ``ones``, ``0 * ones``): the layer without its
+        affine parameters, for a derivative marked by :meth:`_plain_derivative`, where the
+        claim ``rels`` (with its graph hypotheses) reaches them."""
+        env, reached = self.env, set()
+        stack = [n for rel in rels for n in names_in(rel.left) | names_in(rel.right)]
+        while stack:
+            n = stack.pop()
+            if n in reached:
+                continue
+            reached.add(n)
+            if n in env.meanings:
+                stack.extend(names_in(env.meanings[n]))
+            elif env.kind(n) == "let":  # a definition of the document (functions: by call)
+                found = env.reaches(Name(n, pos))
+                reached |= set(_affine_params(env)) if found is None else found
+        out: list[Relation] = []
+        for a in _affine_params(self.env):
+            if a not in reached:
+                continue
+            vec = self.env.kind(a) == "vector"
+            one: Expr = Name("ones", pos) if vec else Num(Fraction(1), pos)
+            zero: Expr = BinOp("*", Num(Fraction(0), pos), Name("ones", pos), pos) if vec \
+                else Num(Fraction(0), pos)
+            out.append(Relation("==", Name(a, pos), one if a == "gamma" else zero, pos))
+        return tuple(out)
+
     def build(self, raws: list[RawRel], label: str) -> list[Statement]:
         raws = [self._bare(r) for r in raws]
         self._written = {n for r in raws for n in names_in(r.left) | names_in(r.right)}
@@ -642,6 +731,7 @@ class _Equation:
             self._double_affine(w)
             self._refuse_forward_differential(w)
             r = replace(w, left=self._partials(w.left), right=self._partials(w.right))
+            self._plain_derivative(w, r)
             r = self._data_rows(r)
             as_written[id(r)] = w
             self._refuse_conflicts(r)
@@ -731,8 +821,11 @@ class _Equation:
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()
             kind = r.op_text[1:] if r.op_text in BRACES else ""  # underbrace1, ...
             counts[kind] = counts.get(kind, 0) + 1
+            plain = self._plain_hypotheses(r.pos, (rel, *graph_given[id(rel)])) \
+                if id(as_written.get(id(r), r)) in self._plain_claims else ()
             out.append(Claim(f"{label}.{kind}{counts[kind]}", rel,
-                             given.get(r.chain, ()) + graph_given[id(rel)] + limit, r.pos,
+                             plain + given.get(r.chain, ()) + graph_given[id(rel)] + limit,
+                             r.pos,
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out
