@@ -500,7 +500,9 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         "vocabulary that has it or define it (`let F(y) = ...`)")
         if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
                 and name not in p.local_fns and not p.free_symbol(name)
-                and not p.is_dimension(name)):
+                and not p.is_dimension(name) and not _transposed(p)):
+            # J^\top (\gamma \odot dy): a transpose before the bracket is a matrix's, so
+            # a product (a function's value is transposed after its call, f(v)^\top)
             raise p.err(f"{t.text}(...): {name} is not a declared symbol (scalar, vector, "
                         f"matrix), and sources write {t.text}(v) for a quantity's value at v, "
                         "so it is not read as a product", t,
@@ -1392,3 +1394,15 @@ def _layer_clash(p: Any, name: str, t: Any) -> None:
                     "meanings of one name", t,
                     "rename the document's function (`let F(t) = ...`, \\mathcal F), or "
                     "write the layer's formula in this block")
+
+
+def _transposed(p: Any) -> bool:
+    """Whether the scripts at the current position are a transpose alone (``^\\top``,
+    ``^T``, ``^{\\top}``, ``^\\intercal``) right before a bracket."""
+    texts = [t.text if t is not None else "" for t in (p.peek(k) for k in range(5))]
+    if texts[:1] != ["^"]:
+        return False
+    if texts[1] in ("\\top", "\\intercal", "T"):
+        return texts[2] == "("
+    return texts[1] == "{" and texts[2] in ("\\top", "\\intercal", "T") and texts[3] == "}" \
+        and texts[4] == "("
