@@ -138,3 +138,27 @@ def test_a_let_beside_the_vocabulary_keeps_its_meaning() -> None:
     got = _rows("use layernorm\nlet LN(t) = 2*t\nlatex t: \\operatorname{LN}(x) = 2x\n"
                 "latex f: \\operatorname{LN}(x) = 3x")
     assert {k: s for k, (s, _) in got.items()} == {"t": "proved", "f": "refuted"}, got
+
+
+def test_a_layer_name_where_no_single_output_reads_it_is_refused() -> None:
+    """t29 (verbatim): `use layernorm` document-wide, `use rmsnorm` in the third block:
+    RMSNorm(w) = ... was a definition, after which the eps-free (false) RMSNorm(x) row was
+    proved.  Now neither row is defined or proved (refused where no single output reads
+    the name, refuted where the block's layer does)."""
+    assert not _same(_rms(X), X / np.sqrt(np.mean(X ** 2)))
+    rms = ("use rmsnorm\nvector w\n"
+           r"latex defR: \mathrm{RMSNorm}(w) = \frac{w}{\sqrt{\frac{1}{n}\sum_i w_i^2}}" "\n"
+           r"latex F_s6: \mathrm{RMSNorm}(x) = \frac{x}{\sqrt{\frac{1}{n}\sum_i x_i^2}}")
+    for first in ("use layernorm\nlatex t: \\mathrm{LN}(x) = \\hat x",
+                  "use layernorm\nvector z\n"
+                  r"latex F_s0: \mathrm{LN}(x) = \frac{x - \mu}{\sigma}" "\n"
+                  r"latex defLN: \mathrm{LN}(z) = \frac{z - \mathrm{E}[z]}"
+                  r"{\sqrt{\mathrm{Var}[z]}}"):
+        got = _rows(first, "use layernorm\n" r"latex defN: \mathbf{x} \rightarrow "
+                    r"\mathrm{LayerNorm}(\mathbf{x}) = \gamma\,\frac{\mathbf x - \hat\mu}"
+                    r"{\hat\sigma^2} + \beta", rms)
+        assert got["defN"][0] == "refuted", got
+        for k in ("defR", "F_s6"):
+            assert got[k][0] in ("refuted", "error"), got
+    # the second document is t29's own: there the block has no single output
+    assert "names a layer of this block's vocabularies" in got["F_s6"][1], got

@@ -232,6 +232,7 @@ def parse_latex_equation(
         from symnorm.lang.latex_graph import differential_upstreams
         parser.differentials = bool(differential_upstreams(reader))
     raws = parser.equation() + _brace_claims(parser, file)
+    _no_layer_definition(raws, reader, parser, file)
     if parser.tensor_mode:
         raws = _tensor_rows(raws, reader, file)
     _one_size_name(parser, raws, reader, file)
@@ -253,6 +254,26 @@ def parse_latex_equation(
         reader.bare_name = name
         raws = [_rename_left(r, out, name) for r in raws]
     return reader.build(raws, label)
+
+
+def _no_layer_definition(raws: list[RawRel], reader: _Equation, parser: ExprParser,
+                         file: str) -> None:
+    """Refuse an equation giving a body to a layer's name of the block's vocabularies where
+    no single output reads it (``use layernorm`` and ``use rmsnorm`` in force:
+    ``\\mathrm{RMSNorm}(w) = ...``): a definition would hide the vocabulary's meaning for
+    the rows after it (red team 13, t29)."""
+    if parser.layer_names:
+        return  # read as the layer (latex_output.read_layer_call)
+    for r in raws:
+        left = r.left
+        if isinstance(left, Call) and left.func in reader.env.layer_names \
+                and not parser.own_name(left.func) and r.cond_of == -1:
+            raise _err(f"{left.func}(...) names a layer of this block's vocabularies, whose "
+                       "output is not one layer here, so the equation can neither be checked "
+                       f"against it nor define {left.func} (that would hide the layer's "
+                       "meaning)", r.pos, file,
+                       "state it in a block with one layer vocabulary, or name the "
+                       "document's function otherwise (F(t) = ..., \\mathcal F)")
 
 
 def _brace_claims(parser: ExprParser, file: str) -> list[RawRel]:
