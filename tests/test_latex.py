@@ -365,7 +365,7 @@ INVALID = [
     (r"a = \sum_{i=2}^d x_i", "sum from 2"),
     (r"a = \sum_{i=1}^{d-1} x_i", "is not every entry"),
     (r"a = \sum_{i=1}^{3} x_i", "name"),
-    (r"a = \sum_i x_i y_i z_i", "more than two"),
+    (r"a = \sum_i x_i^4 y_i^5", "more than 8 indexed factors"),
     (r"a = \sum_i \sqrt{x_i}", "entries"),
     (r"y_i = x_i / z_i", "outside a sum"),
     (r"y_i = x_j", "two free indices"),

@@ -278,3 +278,45 @@ def test_the_gain_times_the_output_is_refused() -> None:
     assert "gamma times the vocabulary's output y" in msg and "\\hat x" in msg, msg
     msg = error(run(BN, r"z = y \cdot \gamma"))
     assert "gamma times the vocabulary's output y" in msg, msg
+
+
+# --- a gloss naming the affine parameters (red team 13, finding G) --------------------------
+
+_X4 = (1.0, -2.0, 4.0, 3.5)
+_LN_ROW = r"y = {g}\frac{{x - \mathrm{{E}}[x]}}{{\sqrt{{\mathrm{{Var}}[x]+\epsilon}}}}{b}"
+
+
+def _ln_numpy(gamma: float, beta: float, sign: float = 1.0) -> bool:
+    """Whether gamma * LN(x) + sign * beta equals torch-style LayerNorm with affine (gamma,
+    beta) at one point: the independent truth of the rows below."""
+    import numpy as np
+    x, eps = np.array(_X4), 0.1
+    layer = gamma * (x - x.mean()) / np.sqrt(x.var() + eps) + beta
+    return bool(np.allclose(gamma * (x - x.mean()) / np.sqrt(x.var() + eps) + sign * beta,
+                            layer))
+
+
+@pytest.mark.parametrize("gloss", [
+    r"\qquad \text{(with learnable scale and shift)}", r"\quad \text{(affine)}",
+    r"\qquad\text{(gain and bias)}", r"\qquad \text{(learned weights)}",
+])
+def test_a_gloss_naming_the_affine_parameters_beside_a_formula_without_them_is_refused(
+        gloss: str) -> None:
+    """The formula without gamma, beta is the layer without them, the gloss says the layer
+    has them: with gamma = 3/2, beta = -1/3 the formula is false for the glossed layer."""
+    import numpy as np
+    x, eps, gamma, beta = np.array(_X4), 0.1, 1.5, -1 / 3
+    plain = (x - x.mean()) / np.sqrt(x.var() + eps)
+    assert not np.allclose(plain, gamma * plain + beta)  # the two readings differ
+    row = _LN_ROW.format(g="", b="") + " " + gloss
+    msg = error(run(LN, row))
+    assert msg.startswith("g.md:6:") and "names the affine parameters" in msg, msg
+    assert "writes neither \\gamma nor \\beta" in msg and "two readings" in msg, msg
+
+
+def test_a_gloss_naming_the_affine_parameters_beside_them_is_presentation() -> None:
+    gloss = r" \qquad \text{(with learnable scale and shift)}"
+    assert _ln_numpy(1.5, -1 / 3) and not _ln_numpy(1.5, -1 / 3, sign=-1.0)
+    row = _LN_ROW.format(g=r"\gamma", b=r" + \beta") + gloss
+    assert claims(run(LN, row)) == ["proved"]
+    assert claims(run(LN, row.replace(r"+ \beta", r"- \beta"))) == ["refuted"]

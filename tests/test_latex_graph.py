@@ -129,7 +129,7 @@ LOCAL_LINES = [
 MUTANTS = [
     (0, r"= \frac{\partial \ell}{\partial y_i}", r"= -\frac{\partial \ell}{\partial y_i}",
      lambda: same(G_XHAT, -DY * GAMMA)),                                       # sign
-    (0, r" \cdot \gamma", "", lambda: same(G_XHAT, DY)),                       # dropped factor
+    (0, r" \cdot \gamma", r" \cdot \gamma^2", lambda: same(G_XHAT, DY * GAMMA ** 2)),  # power
     (0, r"= \frac{\partial \ell}{\partial y_i}", r"= \sum_i \frac{\partial \ell}{\partial y_i}",
      lambda: same(G_XHAT, np.sum(DY) * GAMMA)),                                # spurious sum
     (1, "^{-3/2}", "^{-1/2}",
@@ -167,7 +167,7 @@ MUTANTS = [
     (7, r"\frac{-1}{2}", r"\frac{1}{2}",
      lambda: same(local_xhat_by("var"), (X - MU) * 0.5 * (VAR + EPS) ** -1.5)),
     (8, r"(x_i - \mu)", "x_i", lambda: same(_d(LOCAL["var"], MU), -2 / M * np.sum(X))),
-    (9, r"\gamma I", "I", lambda: same(GAMMA * np.eye(M), np.eye(M))),
+    (9, r"\gamma I", r"2\gamma I", lambda: same(GAMMA * np.eye(M), 2 * GAMMA * np.eye(M))),
 ]
 
 LINES = IOFFE + LOCAL_LINES
@@ -451,3 +451,29 @@ def test_a_node_name_of_another_vocabulary_is_no_node_here() -> None:
     msg = _error(line, "use layernorm\nvector dl_dy")
     assert "the document has no quantity mu_B" in msg, msg
     assert claims(line, "use batchnorm\nvector dl_dy") == ["proved"]
+
+
+# --- a partial that writes the output but no affine parameter: the layer without them ------
+
+#: (line, the factor gamma dropped from it, numpy truth at gamma = 1, beta = 0): true for the
+#: layer without affine parameters, which is how the reader takes it (as y = \hat x), so the
+#: claim holds `given gamma == 1, beta == 0`, never refuted for a gamma it does not mention
+PLAIN = [
+    (0, r" \cdot \gamma", lambda: same(_d(lambda b: DY @ b, XHAT), DY)),
+    (9, r"\gamma ", lambda: same(_d(lambda b: b, XHAT), np.eye(M))),
+]
+
+
+@pytest.mark.parametrize("line, old, truth", PLAIN)
+def test_a_partial_without_the_gain_is_about_the_layer_without_it(line, old, truth) -> None:
+    assert truth()
+    latex = LINES[line][0].replace(old, "")
+    got = [r for r in rows(latex) if r[1] != "defined"]
+    assert [r[1] for r in got] == ["proved"], got
+    assert "given gamma == 1, beta == 0" in got[0][2], got
+    # a one-token variant, false for the layer without affine parameters too
+    wrong = latex.replace(r"= \frac{\partial \ell}", r"= 2\frac{\partial \ell}") if line == 0 \
+        else latex.replace("= I", "= 2I")
+    assert wrong != latex
+    assert not same(DY, 2 * DY) and not same(np.eye(M), 2 * np.eye(M))
+    assert claims(wrong) == ["refuted"], rows(wrong)

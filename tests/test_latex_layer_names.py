@@ -98,9 +98,10 @@ def test_another_layers_name_is_a_located_error(preamble, latex, layer, col) -> 
 
 
 def test_layer_name_on_another_argument_is_not_the_output() -> None:
-    # LN(a) = ... defines a function of a (as before); it is not a claim about y
+    # LN(a) = ... is a claim about the layer map at a (never a definition of LN): false
+    assert not _same(_ln(_X), _X)
     got = verdicts("use layernorm\nvector a", r"\mathrm{LN}(a) = a")
-    assert [s for _, s, _ in got] == ["defined"], got
+    assert [s for _, s, _ in got] == ["refuted"], got
     # the vocabulary's own map BN(v) of use batchnorm keeps its meaning on another vector:
     # shift invariance holds (eps > 0 included), scale invariance does not (eps > 0)
     shift = r"\operatorname{BN}(v + 2\mathbf{1}) = \operatorname{BN}(v)"
@@ -222,12 +223,12 @@ def test_layer_map_refusals(preamble, latex, words, col) -> None:
     assert f":{col}:" in msg.split(" ")[0], msg
 
 
-def test_a_definition_of_the_layer_name_on_its_right_side_is_a_claim() -> None:
-    # \mathrm{LN}(u) = ... defines LN (kept), but not when LN is applied on its right side
+def test_the_layer_name_on_the_left_is_a_claim_on_any_argument() -> None:
+    # \mathrm{LN}(u) = ... is a claim about the layer at u, with or without LN on the right
     got = verdicts("use layernorm\nvector u", r"\mathrm{LN}(u) = \mathrm{LN}(u + 2\mathbf 1)")
     assert [s for _, s, _ in got] == ["proved"], got
     got = verdicts("use layernorm\nvector u", r"\mathrm{LN}(u) = u")
-    assert [s for _, s, _ in got] == ["defined"], got
+    assert [s for _, s, _ in got] == ["refuted"], got
 
 
 @pytest.mark.parametrize("preamble, latex", [

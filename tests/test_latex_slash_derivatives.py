@@ -98,3 +98,54 @@ def test_slash_derivative_refusals(preamble: str, latex: str, words: tuple[str, 
     assert errors, got
     for w in words:
         assert w in errors[0], errors
+
+
+# --- Caffe's formula without affine parameters (red team 13, the latex5 helper's doubt) -----
+
+_CAFFE = r"dE/dX = (1/sqrt(var+eps)) * (dE/dY - mean(dE/dY) - mean(dE/dY * Y) * Y)"
+_CAFFE_PRE = "use batchnorm\nlet X = x\nlet Y = y\nvector dE_dY"
+
+
+def _caffe_numpy(dy, two=1.0):
+    """Caffe's right side with Y its layer's output, the normalized x (no gamma, beta)."""
+    y = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
+    return (dy - two * dy.mean() - (dy * y).mean() * y) / np.sqrt(_X.var() + EPS)
+
+
+def _caffe_dx(dy):
+    """dE/dX of E = dy . Y for Caffe's layer (Y = BN(x), no affine parameters)."""
+    return _bn_dx(dy, gamma=1.0)
+
+
+def test_caffe_formula_without_affine_parameters_is_about_that_layer() -> None:
+    """No gamma, beta written: the layer without them (as y = \\hat x is read), stated as
+    `given gamma == 1, beta == 0`; it was refuted with the full affine y."""
+    assert _same(_caffe_dx(_DY), _caffe_numpy(_DY))
+    got = [r for r in verdicts(_CAFFE_PRE, _CAFFE) if r[1] != "defined"]
+    assert [s for _, s, _ in got] == ["proved"], got
+    from symnorm.check.run import check_text
+    text = f"```symnorm\n{_CAFFE_PRE}\n```\n\n```latex eq\n{_CAFFE}\n```\n"
+    (v,) = [v for v in check_text(text, "c.md", sandbox=False).verdicts if v.status != "defined"]
+    assert v.statement.endswith("given gamma == 1, beta == 0"), v.statement
+
+
+@pytest.mark.parametrize("old, new, two", [
+    ("- mean(dE/dY) -", "- 2 mean(dE/dY) -", 2.0),
+    ("- mean(dE/dY) -", "+ mean(dE/dY) -", -1.0),
+])
+def test_caffe_formula_variants_are_refuted(old, new, two) -> None:
+    assert not _same(_caffe_dx(_DY), _caffe_numpy(_DY, two=two))
+    assert _CAFFE.count(old) == 1
+    got = verdicts(_CAFFE_PRE, _CAFFE.replace(old, new))
+    assert [s for _, s, _ in got if s != "defined"] == ["refuted"], got
+
+
+def test_a_formula_that_writes_the_gain_keeps_the_full_layer() -> None:
+    """gamma written (\\gamma, or a word the vocabulary reads as gamma): no hypothesis; the
+    formula with gamma is true for the affine layer."""
+    assert _same(_bn_dx(_DY), _bn_formula(_DY))
+    from symnorm.check.run import check_text
+    text = f"```symnorm\n{CASES['caffe.names'][0]}\n```\n\n```latex eq\n" \
+           f"{CASES['caffe.names'][1]}\n```\n"
+    got = [v for v in check_text(text, "c.md", sandbox=False).verdicts if v.status != "defined"]
+    assert [v.status for v in got] == ["proved"] and "gamma == 1" not in got[0].statement, got

@@ -91,6 +91,9 @@ class _Def:
     #: block and the equation (``use layernorm, equation fC1``), for errors naming both
     vocab: str = ""
     deps: frozenset[str] = frozenset()  # the definitions it uses, directly or not
+    #: the layer names of the vocabularies in force where it was defined: a definition of
+    #: LN made where LN named no layer never gives LN(x) its meaning in a block where it does
+    layer_names: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -286,6 +289,11 @@ class Scope:
         own = self.block_vocabs + self.document_vocabs
         return list(dict.fromkeys(own if self.block_vocabs else self.vocabs))
 
+    def layer_names_in_force(self) -> frozenset[str]:
+        """The names sources give the layers of :meth:`latex_vocabs` (``LN``, ``RMSNorm``)."""
+        from .vocab import LAYER_NAMES
+        return frozenset(n for v in self.latex_vocabs() for n in LAYER_NAMES.get(v, ()))
+
     def mark_vocabulary(self, name: str, text: str) -> None:
         """Record that ``name`` was defined with a vocabulary's conventional meaning."""
         if name in self.lets:
@@ -449,7 +457,8 @@ class Scope:
         if len(set(st.params)) != len(st.params):
             raise self._err("repeated parameter name", st.pos)
         d = _Def(st, local=local, settings=settings, block=self.block_line,
-                 origin=self._using[2] if self._using else "", deps=deps)
+                 origin=self._using[2] if self._using else "", deps=deps,
+                 layer_names=self.layer_names_in_force())
         try:  # expand now so errors point at the definition, not at each use
             if not st.params:
                 self.lets[st.name] = d

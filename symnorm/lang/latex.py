@@ -13,7 +13,7 @@ a :class:`~symnorm.errors.SourceError` naming the offending macro and its file p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -170,6 +170,9 @@ class LatexEnv:
     definition: Callable[[str], Expr | None] = lambda n: None
     #: whether a name is a function the document defines itself (``let F(t) = ...``)
     own_function: Callable[[str], bool] = lambda n: False
+    #: the line of the document's definition of a name made where no vocabulary named its
+    #: layer so, else None: a layer's name of this block so defined is refused
+    foreign_definition: Callable[[str], int | None] = lambda n: None
     #: the names sources give the block's layers (vocab.LAYER_NAMES): NAME(x) is the output
     layer_names: frozenset[str] = frozenset()
     #: ``let B = beta`` of a symnorm block, beta only a LaTeX name of the vocabulary: B -> beta
@@ -216,6 +219,8 @@ def parse_latex_equation(
     parser.layer = reader.env.layer
     parser.aliases = dict(reader.env.latex_aliases)
     parser.layer_names = reader.env.layer_names if parser.output is not None else frozenset()
+    parser.layer_clash = lambda n: reader.env.foreign_definition(n) \
+        if n in parser.layer_names else None
     parser.own_name = lambda n: n in parser.local_fns or n in reader.lets \
         or reader.env.own_function(n) or reader.env.kind(n) in ("scalar", "vector", "matrix") \
         or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
@@ -229,6 +234,7 @@ def parse_latex_equation(
         from symnorm.lang.latex_graph import differential_upstreams
         parser.differentials = bool(differential_upstreams(reader))
     raws = parser.equation() + _brace_claims(parser, file)
+    _no_layer_definition(raws, reader, parser, file)
     if parser.tensor_mode:
         raws = _tensor_rows(raws, reader, file)
     _one_size_name(parser, raws, reader, file)
@@ -237,6 +243,8 @@ def parse_latex_equation(
         reader.layer_calls, reader.layer_map = layer
         reader.layer_tags = set(parser.layer_tags)
         reader.layer_at = set(parser.layer_at)
+    reader.writes_affine = _writes_affine(toks, _affine_params(reader.env),
+                                          reader.env.latex_aliases)
     variant = None if layer is not None else \
         _output_variant(_output_form(toks, raws, reader), reader.env)
     if variant is not None:
@@ -248,6 +256,26 @@ def parse_latex_equation(
         reader.bare_name = name
         raws = [_rename_left(r, out, name) for r in raws]
     return reader.build(raws, label)
+
+
+def _no_layer_definition(raws: list[RawRel], reader: _Equation, parser: ExprParser,
+                         file: str) -> None:
+    """Refuse an equation giving a body to a layer's name of the block's vocabularies where
+    no single output reads it (``use layernorm`` and ``use rmsnorm`` in force:
+    ``\\mathrm{RMSNorm}(w) = ...``): a definition would hide the vocabulary's meaning for
+    the rows after it (red team 13, t29)."""
+    if parser.layer_names:
+        return  # read as the layer (latex_output.read_layer_call)
+    for r in raws:
+        left = r.left
+        if isinstance(left, Call) and left.func in reader.env.layer_names \
+                and not parser.own_name(left.func) and r.cond_of == -1:
+            raise _err(f"{left.func}(...) names a layer of this block's vocabularies, whose "
+                       "output is not one layer here, so the equation can neither be checked "
+                       f"against it nor define {left.func} (that would hide the layer's "
+                       "meaning)", r.pos, file,
+                       "state it in a block with one layer vocabulary, or name the "
+                       "document's function otherwise (F(t) = ..., \\mathcal F)")
 
 
 def _brace_claims(parser: ExprParser, file: str) -> list[RawRel]:
@@ -296,35 +324,6 @@ def _output_variant(written: frozenset[str] | None, env: LatexEnv) -> tuple[str,
     return None
 
 
-def _layer_definitions(raws: list[RawRel], names: frozenset[str], reader: _Equation,
-                       parser: ExprParser) -> set[str]:
-    """The layer names an equation defines as functions of its own: ``\\mathrm{LN}(a) =
-    ...`` with distinct plain names as arguments, LN not defined, and no layer's name
-    applied on the right side (``\\mathrm{LN}(v) = \\mathrm{LN}(v + 2\\mathbf 1)`` and
-    ``\\mathrm{LN}(x') = \\mathrm{LN}(x)`` are claims)."""
-    def applies_layer(e: object) -> bool:
-        stack = [e]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (Name, Call)) and (node.pos.line, node.pos.col) in (
-                    parser.layer_tags | set(parser.layer_at)):
-                return True
-            stack.extend(_children(node))
-        return False
-
-    out: set[str] = set()
-    for r in raws:
-        left = r.left
-        if r.cond_of != -1 or not (r.op == "==" or r.op in DEFINERS) \
-                or not isinstance(left, Call) or left.func not in names:
-            continue
-        target = _def_target(left)
-        if target is not None and target[2] == "function" and not reader.defined(left.func) \
-                and left.func not in names_in(r.right) and not applies_layer(r.right):
-            out.add(left.func)
-    return out
-
-
 def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: ExprParser,
                file: str) -> tuple[frozenset[str], Expr] | None:
     """The layer names an equation applies to arguments other than the input x
@@ -340,8 +339,10 @@ def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: E
     env, out, names = reader.env, parser.output, parser.layer_names
     if out is None or not names or out not in env.meanings:
         return None
+    # \mathrm{LN}(z) = ... is a claim about the layer map at z, never a definition of LN:
+    # the block's vocabulary gives the name its meaning (red team 13: a definition made the
+    # same claim refuted before it and proved after it)
     calls = {n for n in parser.layer_at.values() if not parser.own_name(n)}
-    calls -= _layer_definitions(raws, names, reader, parser)
     if not calls:
         return None
     full = env.meanings[out]
@@ -391,6 +392,26 @@ def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: E
                             "affine parameters (\\gamma, \\beta) to mean the full layer")
                     stack.extend(_children(node))
     return frozenset(calls), meaning
+
+
+def _affine_params(env: LatexEnv) -> tuple[str, ...]:
+    """The vocabulary output's affine parameters (``gamma``, ``beta``), whoever declared
+    them (use layernorm(affine=elementwise) declares its vectors gamma, beta)."""
+    out = env.output
+    own = names_in(env.meanings[out]) if out is not None and out in env.meanings else set()
+    return tuple(dict.fromkeys((*env.affine, *sorted(
+        n for n in own if env.kind(n) in ("scalar", "vector") and n not in VOCAB_INPUTS))))
+
+
+def _walk(e: object) -> Iterator[object]:
+    """Every node of an expression, without recursion."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(_children(node))
+
+
 
 
 def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
@@ -588,6 +609,10 @@ class _Equation:
         self.documented = False
         #: the name a formula alone is about, when not the output (the output without affine)
         self.bare_name: str | None = None
+        #: whether the equation's tokens write an affine parameter (\\gamma, an alias g)
+        self.writes_affine = True
+        #: the written relations read for the layer without affine parameters (ids)
+        self._plain_claims: set[int] = set()
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
         #: the sizes of fixed tensor indices the equation uses (``size_t``), declared scalars
         self.sizes: tuple[str, ...] = ()
@@ -649,6 +674,69 @@ class _Equation:
                                        or n in self.lets)
         return self._graph
 
+    def _plain_derivative(self, written: RawRel, r: RawRel) -> None:
+        """Mark a derivative relation that writes the output (``Y``, ``dE/dY``, ``dy``) but no
+        affine parameter: it is about the layer without them, as ``y = \\hat x`` is, so its
+        claim holds ``given gamma == 1, beta == 0`` (Caffe's ``dE/dX = (1/sqrt(var+eps)) *
+        (dE/dY - mean(dE/dY) - mean(dE/dY . Y) . Y)``, Y the normalized x, was refuted with
+        the full affine y: red team 13, the latex5 helper's doubt).  A relation that writes
+        a parameter (\\gamma, an alias, a word like ``weight``) keeps the full layer; one
+        between inner adjoints only (Ioffe's dl/dsigma^2 by dl/dxhat) is unchanged."""
+        env, out = self.env, self.env.output
+        if out is None or env.plain_output is None or self.writes_affine or not any(
+                isinstance(n, Partial) for side in (written.left, written.right)
+                for n in _walk(side)):
+            return
+        params = set(_affine_params(env))
+        if not params or not params <= {"gamma", "beta"}:
+            return
+        full = env.reaches(Name(out, r.pos))
+        outs = {out} | {a for a, t in env.latex_aliases.items() if t == out}
+        names = names_in(written.left) | names_in(written.right)
+        mentions = bool(names & outs)
+        for n in sorted(names - outs):
+            if n in params:
+                return  # a parameter the tokens spell otherwise: the full layer
+            found = env.reaches(Name(n, r.pos)) if env.kind(n) in ("let", "function") \
+                or n in env.meanings else None
+            if found is not None and full is not None and found == full:
+                mentions = True  # an alias of the output (let Y = y)
+            elif found is not None and found & params:
+                return  # a word or definition of the document writes the parameter
+        mentions = mentions or any(isinstance(node, Partial) and any(
+            v in outs or full is not None and env.reaches(Name(v, r.pos)) == full
+            for v in (node.num, node.var))
+            for side in (written.left, written.right) for node in _walk(side))
+        if mentions:
+            self._plain_claims.add(id(written))
+
+    def _plain_hypotheses(self, pos: Pos, rels: tuple[Relation, ...]) -> tuple[Relation, ...]:
+        """``gamma == 1, beta == 0`` (vectors: ``ones``, ``0 * ones``): the layer without its
+        affine parameters, for a derivative marked by :meth:`_plain_derivative`, where the
+        claim ``rels`` (with its graph hypotheses) reaches them."""
+        env, reached = self.env, set()
+        stack = [n for rel in rels for n in names_in(rel.left) | names_in(rel.right)]
+        while stack:
+            n = stack.pop()
+            if n in reached:
+                continue
+            reached.add(n)
+            if n in env.meanings:
+                stack.extend(names_in(env.meanings[n]))
+            elif env.kind(n) == "let":  # a definition of the document (functions: by call)
+                found = env.reaches(Name(n, pos))
+                reached |= set(_affine_params(env)) if found is None else found
+        out: list[Relation] = []
+        for a in _affine_params(self.env):
+            if a not in reached:
+                continue
+            vec = self.env.kind(a) == "vector"
+            one: Expr = Name("ones", pos) if vec else Num(Fraction(1), pos)
+            zero: Expr = BinOp("*", Num(Fraction(0), pos), Name("ones", pos), pos) if vec \
+                else Num(Fraction(0), pos)
+            out.append(Relation("==", Name(a, pos), one if a == "gamma" else zero, pos))
+        return tuple(out)
+
     def build(self, raws: list[RawRel], label: str) -> list[Statement]:
         raws = [self._bare(r) for r in raws]
         self._written = {n for r in raws for n in names_in(r.left) | names_in(r.right)}
@@ -666,6 +754,7 @@ class _Equation:
             self._double_affine(w)
             self._refuse_forward_differential(w)
             r = replace(w, left=self._partials(w.left), right=self._partials(w.right))
+            self._plain_derivative(w, r)
             r = self._data_rows(r)
             as_written[id(r)] = w
             self._refuse_conflicts(r)
@@ -755,8 +844,11 @@ class _Equation:
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()
             kind = r.op_text[1:] if r.op_text in BRACES else ""  # underbrace1, ...
             counts[kind] = counts.get(kind, 0) + 1
+            plain = self._plain_hypotheses(r.pos, (rel, *graph_given[id(rel)])) \
+                if id(as_written.get(id(r), r)) in self._plain_claims else ()
             out.append(Claim(f"{label}.{kind}{counts[kind]}", rel,
-                             given.get(r.chain, ()) + graph_given[id(rel)] + limit, r.pos,
+                             plain + given.get(r.chain, ()) + graph_given[id(rel)] + limit,
+                             r.pos,
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions)))
         return out

@@ -388,6 +388,8 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "letters (a\\,b) for the product")
         p.i = k
         return word
+    if word in ALL_LAYER_NAMES and after is not None and after.text == "(":
+        _layer_clash(p, word, t)
     if word in ALL_LAYER_NAMES and after is not None and after.text == "(" \
             and not p.own_name(word):  # RMSNorm(x): a layer's name
         p.i = k
@@ -493,6 +495,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         f"({name}(y) = ...); declare `scalar {name}` for a product")
         if kind == "name" and name == p.output and p.at("("):
             return _apply(read_output_call(p, t, name), _scripts_no_sub(p, t), t, p)
+        if name in ALL_LAYER_NAMES and p.at("("):
+            _layer_clash(p, name, t)
         if name in ALL_LAYER_NAMES and p.at("(") and not p.own_name(name):
             layer = read_layer_call(p, t, name)  # \mathrm{RMSNorm}(x): the output
             if layer is not None:
@@ -507,7 +511,9 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         "vocabulary that has it or define it (`let F(y) = ...`)")
         if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
                 and name not in p.local_fns and not p.free_symbol(name)
-                and not p.is_dimension(name)):
+                and not p.is_dimension(name) and not _transposed(p)):
+            # J^\top (\gamma \odot dy): a transpose before the bracket is a matrix's, so
+            # a product (a function's value is transposed after its call, f(v)^\top)
             raise p.err(f"{t.text}(...): {name} is not a declared symbol (scalar, vector, "
                         f"matrix), and sources write {t.text}(v) for a quantity's value at v, "
                         "so it is not read as a product", t,
@@ -1390,3 +1396,28 @@ def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
             raise p.err(f"upper bound {name}-{one.text} of \\sum: only {name}-1 after a sum "
                         "from 0", one)
     return minus
+
+
+def _layer_clash(p: Any, name: str, t: Any) -> None:
+    """Refuse the block's layer name where the document defined it while no vocabulary named
+    that layer: the vocabulary gives it the layer's meaning here, the definition another
+    (red team 13: an earlier block's definition of LN silently replaced the layer)."""
+    line = p.layer_clash(name)
+    if line is not None:
+        raise p.err(f"{name}(...) names this block's layer, and the document defined {name} "
+                    f"itself on line {line}, where no vocabulary named a layer {name}: two "
+                    "meanings of one name", t,
+                    "rename the document's function (`let F(t) = ...`, \\mathcal F), or "
+                    "write the layer's formula in this block")
+
+
+def _transposed(p: Any) -> bool:
+    """Whether the scripts at the current position are a transpose alone (``^\\top``,
+    ``^T``, ``^{\\top}``, ``^\\intercal``) right before a bracket."""
+    texts = [t.text if t is not None else "" for t in (p.peek(k) for k in range(5))]
+    if texts[:1] != ["^"]:
+        return False
+    if texts[1] in ("\\top", "\\intercal", "T"):
+        return texts[2] == "("
+    return texts[1] == "{" and texts[2] in ("\\top", "\\intercal", "T") and texts[3] == "}" \
+        and texts[4] == "("

@@ -211,6 +211,9 @@ def latex_env(scope: Scope) -> LatexEnv:
                     definition=definition, own_function=lambda n: n in scope.lets and bool(
                         scope.lets[n].stmt.params) and not (scope.lets[n].vocab
                                                             or scope.lets[n].origin),
+                    foreign_definition=lambda n: scope.lets[n].stmt.pos.line
+                    if n in scope.lets and n not in scope.lets[n].layer_names
+                    and not (scope.lets[n].vocab or scope.lets[n].origin) else None,
                     plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
                     vocab_private=vocab_private,
                     vectors=lambda: tuple(scope.vectors), functions=functions,

@@ -33,6 +33,15 @@ STATING_WORDS = frozenset({"if", "iff", "for", "when", "whenever", "provided", "
                            "assuming", "assume", "suppose", "unless", "except", "only",
                            "where", "whereby", "s.t.", "such", "all", "every", "each", "any"})
 _MATH = re.compile(r"\$|\\\(|\\\[|\\ensuremath")
+#: Words of a gloss that name a layer's affine parameters ("(with learnable scale and
+#: shift)"): beside a row that writes none of them, the gloss and the formula describe two
+#: layers (with and without gamma, beta), so the gloss is not dropped (red team 13, G).
+_AFFINE_WORDS = re.compile(r"\b(learn\w*|trainable|affine|scales?|scaled|scaling|rescal\w*|"
+                           r"shift\w*|gains?|bias\w*|offsets?|weights?|gamma|beta)\b")
+#: What writes an affine parameter in a row: the Greek letters or a source's word for one
+_AFFINE_WRITTEN = frozenset({"\\gamma", "\\beta"})
+_AFFINE_TEXT = re.compile(r"(?<![A-Za-z])(gamma|beta|scale|weight|bias|offset|shift|gain)"
+                          r"(?![A-Za-z])")
 _SEPARATORS = (",", ";", "\\quad", "\\qquad")
 
 
@@ -107,6 +116,7 @@ def strip_glosses(toks: list[_Tok], text: str, fail: Callable[..., SourceError])
         said = stating(source)
         if said is not None:
             raise fail(said[0], t.start, said[1])
+        _affine_gloss(out, k, text, source, t.start, fail)
         if first:
             del out[k]
             while k < len(out) and out[k].text in _SEPARATORS:
@@ -120,3 +130,23 @@ def strip_glosses(toks: list[_Tok], text: str, fail: Callable[..., SourceError])
                 del out[k - 1]
                 k -= 1
     return out
+
+
+def _affine_gloss(out: list[_Tok], k: int, text: str, source: str, at: int,
+                  fail: Callable[..., SourceError]) -> None:
+    """Refuse a gloss naming the affine parameters beside a row that writes neither."""
+    words = _AFFINE_WORDS.findall(source.split("{", 1)[-1].lower())
+    if not words:
+        return
+    lo = max((j for j in range(k) if out[j].text == "\\\\"), default=-1) + 1
+    hi = next((j for j in range(k + 1, len(out)) if out[j].text == "\\\\"), len(out))
+    row = [out[j] for j in range(lo, hi) if j != k and out[j].text != GLOSS]
+    if any(r.text in _AFFINE_WRITTEN for r in row) or any(
+            _AFFINE_TEXT.search(text[r.start:r.end]) for r in row) or _AFFINE_TEXT.search(
+            "".join(text[r.start:r.end] for r in row)):
+        return
+    raise fail(f"the gloss {source!r} names the affine parameters ({words[0]!r}) while the "
+               "formula writes neither \\gamma nor \\beta: the formula reads as the layer "
+               "without them, the gloss as the layer with them: two readings", at,
+               "write them in the formula (y = \\gamma \\hat x + \\beta), or leave the gloss "
+               "out to mean the layer without affine parameters")

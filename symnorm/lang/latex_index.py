@@ -232,6 +232,13 @@ def lower(e: object, bound: str | None, file: str,
     if isinstance(e, Call):
         args = [lower(a, bound, file, free, dim) for a in e.args]
         batch = [lower(b, bound, file, free, dim) for b in e.batch] if e.batch is not None else []
+        if any(v for _, v in args + batch) and e.func == "mean":
+            # \mathbb{E}[\hat x_i] (red team 13): the message names the two readings
+            raise _err("mean(...) of an indexed entry: the mean over the index (\\frac{1}{d}"
+                       "\\sum_i of the entries) or the expectation of that one entry over the "
+                       "data: two readings", e.pos, file,
+                       "write the mean over the entries as \\frac{1}{d}\\sum_i \\hat x_i or "
+                       "\\mathrm{E}[\\hat x] (a vector's mean)")
         if any(v for _, v in args + batch):
             raise _err(f"{e.func}(...) applied to indexed entries", e.pos, file,
                        "functions of entries are elementwise; write the vector form")
@@ -315,6 +322,10 @@ def _factors(e: object, num: list[object], den: list[object]) -> int:
     return 1
 
 
+#: The most indexed factors a summand may have (a power of an entry counts its exponent)
+MAX_FACTORS = 8
+
+
 def _lower_sum(s: IndexSum, file: str) -> Expr:
     pos = s.pos
     terms: list[tuple[int, object]] = []
@@ -330,14 +341,20 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
             if not has_index(f):
                 coeff.append(lower(f, s.index, file)[0])
             elif (isinstance(f, BinOp) and f.op == "**" and isinstance(f.right, Num)
-                  and f.right.value == 2):
+                  and f.right.value.denominator == 1 and 1 <= f.right.value <= MAX_FACTORS):
+                # (x_i - \mu)^3: a power of an entry is that many factors of it
                 base, _ = _entry(f.left, s.index, file)
-                vecs += [base, base]
+                vecs += [base] * int(f.right.value)
+            elif isinstance(f, BinOp) and f.op == "**" and has_index(f.left) \
+                    and not has_index(f.right):
+                raise _err(f"a power {f.right} of an indexed entry in a summand", f.pos, file,
+                           f"powers 1..{MAX_FACTORS} of an entry are read in a sum "
+                           "(\\sum_i (x_i - \\mu)^3); write another as a vector function")
             else:
                 vecs.append(_entry(f, s.index, file)[0])
-        if len(vecs) > 2:
-            raise _err("a summand with more than two indexed factors", pos, file,
-                       "only sums of entries and of products of two entries are accepted")
+        if len(vecs) > MAX_FACTORS:
+            raise _err(f"a summand with more than {MAX_FACTORS} indexed factors", pos, file,
+                       "split the sum, or write the vector form")
         squares = [c for c in coeff if isinstance(c, BinOp) and c.op == "**"
                    and isinstance(c.right, Num) and c.right.value == 2
                    and not isinstance(c.left, Num)]
@@ -357,8 +374,11 @@ def _lower_sum(s: IndexSum, file: str) -> Expr:
             core = Call("sum", (_within(s, _ones(pos)),), pos)
         elif len(vecs) == 1:
             core = Call("sum", (_within(s, vecs[0]),), pos)
-        else:
-            core = BinOp("*", Transpose(vecs[0], pos), _within(s, vecs[1]), pos)
+        else:  # sum_i u_i v_i w_i ...: u^T (v . w . ...), the entrywise product of the rest
+            rest = vecs[-1]
+            for v in reversed(vecs[1:-1]):
+                rest = Call("hadamard", (v, rest), pos)
+            core = BinOp("*", Transpose(vecs[0], pos), _within(s, rest), pos)
         # coefficients keep their written order (they may be matrices): c1*c2*...*core
         factors = [c for c in coeff if not (isinstance(c, Num) and c.value == 1)]
         if vecs and any(not _plain_scalar(c) for c in factors):

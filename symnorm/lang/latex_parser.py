@@ -135,6 +135,9 @@ class ExprParser:
         #: whether the document or the equation itself gives a name a meaning (a symbol, a
         #: definition, a function), as opposed to a vocabulary: its layer names yield to it
         self.own_name: Callable[[str], bool] = lambda n: n in self.local_fns or defined(n)
+        #: the line of the document's definition of one of the block's layer names made where
+        #: no vocabulary named the layer so (then the name has two meanings), else None
+        self.layer_clash: Callable[[str], int | None] = lambda n: None
 
     # --- tokens -------------------------------------------------------------------------
 
@@ -274,18 +277,27 @@ class ExprParser:
             return [mapped], None
         start_i = self.i
         arrow = self._map_arrow() if cont is None else None
+        layer_claim = False
         if cont is not None:
             bounds = [cont]
         else:
             self._function_header()
-            names = self.layer_names
+            names, head_i = self.layer_names, self.i
             if arrow is not None:  # x -> LN(x) = ...: the map's name, not the layer's output
                 self.layer_names = frozenset()
             try:
                 bounds = [(self.i, self.expr(), self.i)]
             finally:
                 self.layer_names = names
-        if arrow is not None:
+            head = bounds[0][1]
+            if arrow is not None and isinstance(head, Call) and head.func in names:
+                # x -> LN(x) = ... with the block's layer named: a claim about the layer
+                # (red team 13: read as a definition, a false d2l formula passed unchecked)
+                self._layer_arrow(arrow, head)
+                self.i = head_i
+                bounds = [(self.i, self.expr(), self.i)]
+                layer_claim = True
+        if arrow is not None and not layer_claim:
             var, tok = arrow
             head = bounds[0][1]
             if not (isinstance(head, Call) and len(head.args) == 1 and head.batch is None
@@ -338,9 +350,29 @@ class ExprParser:
             out.append(RawRel(RELATIONS.get(op.text, "==" if op.text == "\\approx" else op.text),
                               op.text, left, right,
                               self.pos(self.toks[a]), src))
-        if arrow is not None:  # the map's variable: its statistics are the argument's
-            out[0] = replace(out[0], map_var=arrow[0])
+        if arrow is not None and not layer_claim:  # the map's variable: its statistics are
+            out[0] = replace(out[0], map_var=arrow[0])  # the argument's
         return out, bounds[-1]
+
+    def _layer_arrow(self, arrow: tuple[str, Tok], head: Call) -> None:
+        """``x \\rightarrow LN(x) = ...`` (and ``\\operatorname{LN}: x \\mapsto ...``)
+        naming the block's layer is a claim about the layer at its input x, whose statistics
+        the body's names then are; on another variable the body's statistics would be the
+        variable's by the arrow and x's by the block's names: refused."""
+        var, tok = arrow
+        arg = head.args[0] if len(head.args) == 1 else None
+        if not isinstance(arg, Name) or arg.id != var or head.batch is not None:
+            raise self.err(f"{tok.text}: a map written with an arrow is read only as a "
+                           f"definition f: x \\mapsto ... or as {var} {tok.text} F({var}) = "
+                           "... (d2l.ai's x \\rightarrow LN(x) = ...)", tok)
+        if var != "x":
+            raise self.err(
+                f"{tok.text}: a map of the block's layer {head.func} written with an arrow on "
+                f"{var}: by the arrow the body's statistics (\\hat\\mu, \\sigma) would be "
+                f"those of {var}, by the block's names those of its input x: two readings",
+                tok, f"write the arrow on the layer's input (x {tok.text} {head.func}(x) = "
+                f"...), or {head.func}({var}) = ... without the arrow with {var}'s statistics "
+                "written out (\\mathrm{E}[" + var + "])")
 
     def _map_arrow(self) -> tuple[str, Tok] | None:
         """``x \\rightarrow \\textrm{LN}(x) = ...`` (d2l.ai): the map sending x to LN(x),
@@ -382,8 +414,16 @@ class ExprParser:
                                                                      "\\longmapsto"):
             raise self.err("a map is written f: x \\mapsto ... with one variable", var_tok)
         self.i += 1
+        layer = head.id in self.layer_names and self.output is not None
+        if layer:  # \operatorname{LN}: x \mapsto ...: a claim about the block's layer
+            self._layer_arrow((var.id, self.toks[self.i - 1]), Call(head.id, (var,), var.pos))
         body = self.expr()
         src = self.span(start, self.i)
+        if layer:
+            assert self.output is not None
+            hp = self.pos(self.toks[start])
+            self.layer_tags.add((hp.line, hp.col))
+            return RawRel("==", "=", Name(self.output, hp), body, hp, src)
         self.local_fns.add(head.id)
         return RawRel(":=", "\\mapsto", Call(head.id, (var,), var.pos), body,
                       self.pos(self.toks[start]), src, map_var=var.id)

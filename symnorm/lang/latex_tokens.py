@@ -122,7 +122,11 @@ _ROW_COMMENT = re.compile(r"&[ \t]*//(?:[^\n\\]|\\(?![\\]|end\b))*")
 #: definition, like ``:=``
 _DEF_EQ = re.compile(r"\\(?:stackrel|overset)\s*\{\s*(?:\\(?:textrm|text|mathrm|mbox)\s*"
                      r"\{\s*def\s*\}|def|\\triangle|\\Delta)\s*\}\s*\{\s*=\s*\}")
-_TOKEN = re.compile(_DEF_EQ.pattern + "|" + _ENV.pattern + "|" + _LABEL.pattern + "|"
+#: ``\stackrel{(a)}{=}``, ``\overset{(2)}{=}``: an equality tagged by a proof step's mark
+#: (a parenthesized letter, numeral or roman numeral), which the text refers to: ``=``
+_TAGGED_EQ = re.compile(r"\\(?:stackrel|overset)\s*\{\s*\(\s*(?:[A-Za-z]|\d{1,2}|[ivx]{1,4})"
+                        r"\s*\)\s*\}\s*\{\s*=\s*\}")
+_TOKEN = re.compile(_TAGGED_EQ.pattern + "|" + _DEF_EQ.pattern + "|" + _ENV.pattern + "|" + _LABEL.pattern + "|"
                     + _COLOR.pattern + "|" + _PROSE.pattern + r"|\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|:=|\|\||\s+|.", re.DOTALL)
 #: Words of ``\text{...}`` that separate relations like ``\quad`` does.
 CONNECTIVES = frozenset({"where", "and", "with", "since", "such that", "s.t.",
@@ -216,6 +220,8 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
             continue
         if _DEF_EQ.fullmatch(s):
             s = ":="
+        elif _TAGGED_EQ.fullmatch(s):
+            s = "="
         if _LABEL.fullmatch(s):
             # \tag{2}, \label{eq:x}: a name, no meaning; it begins or ends a row, so text
             # after it in the same row (checked at the next token) is refused
