@@ -84,3 +84,45 @@ def test_the_transposed_upstream_gradient_is_read(latex: str, status: str) -> No
     got = [v.status for v in check_text(text, "rt14.md", sandbox=False).verdicts
            if v.status != "defined"]
     assert got == [status], got
+
+
+# --- red team 15 ------------------------------------------------------------------------
+
+def test_a_where_clauses_own_meaning_does_not_reach_another_block() -> None:
+    # sigma with eps, from a layernorm where-clause, in a batchnorm block: the batch variance
+    # is sigma^2 without eps, so sigma^2 = Var + eps there was proved with the leaked sigma
+    assert not np.isclose(_X.var() + EPS, _X.var())
+    text = ("```symnorm\nuse layernorm\n"
+            r"latex w: \hat x = \frac{x-\mu}{\sigma}, \text{ where } \sigma = "
+            r"\sqrt{\mathrm{Var}[x]+\epsilon}" "\n```\n\n```symnorm\nuse batchnorm\n"
+            r"latex b: \sigma^2 = \frac{1}{d}\sum_i (x_i - \mu)^2 + \epsilon" "\n```\n")
+    got = {v.label: (v.status, v.message) for v in
+           check_text(text, "rt15.md", sandbox=False).verdicts}
+    assert got["w.1"][0] == "proved", got
+    b = [v for k, v in got.items() if not k.startswith("w")]
+    assert b and b[0][0] == "error" and "the where-clause of equation w" in b[0][1], got
+
+
+@pytest.mark.parametrize("latex", [
+    r"\hat x \approx \frac{x-\mu}{\sigma}(1 + \frac{\epsilon}{2\sigma^2})",
+    r"s \approx \sigma + \frac{\epsilon}{\sigma}",
+])
+def test_approx_that_writes_eps_itself_is_refused(latex: str) -> None:
+    # s = sqrt(sigma^2 + eps) = sigma + eps/(2 sigma) + O(eps^2): the written first-order
+    # term is wrong, and the claim at eps = 0 would not look at it
+    sigma, eps = 2.0, 1e-4
+    assert abs(np.sqrt(sigma ** 2 + eps) - (sigma + eps / sigma)) > 1e-5
+    text = f"```symnorm\nuse layernorm\nlatex a: {latex}\n```\n"
+    got = [(v.status, v.message) for v in check_text(text, "rt15.md", sandbox=False).verdicts]
+    assert got[0][0] == "error" and "a side writes eps itself" in got[0][1], got
+
+
+def test_a_where_clause_setting_a_free_symbol_is_a_condition() -> None:
+    # d y_i / d gamma = xhat_i at every gamma, so at gamma = 2; a claim "gamma = 2" was refuted
+    text = ("```symnorm\nuse layernorm\n"
+            r"latex e: \frac{\partial y_i}{\partial \gamma} = \hat x_i, \text{ where } \gamma = 2"
+            "\n" r"latex f: \frac{\partial y_i}{\partial \gamma} = 2\hat x_i, \text{ where } "
+            r"\gamma = 2" "\n```\n")
+    got = {v.label: v.status for v in check_text(text, "rt15.md", sandbox=False).verdicts}
+    assert got["e.1"] == "proved" and got["f.1"] == "refuted", got
+    assert "e.2" not in got, got

@@ -232,14 +232,15 @@ def test_a_mini_batch_size_and_a_feature_count_are_not_one_number(equation: str,
 
 def test_elementwise_gamma_does_not_reach_a_later_plain_block() -> None:
     # scalar gamma, beta: 1^T(y - beta 1) = gamma 1^T N(x) = 0; dy/dgamma = N(x); dy/dx =
-    # gamma J; the false ones double or drop a factor
+    # gamma J; the false ones double a factor (dy/dx = J, which writes no gain, is about the
+    # layer without gain and bias, test_latex_slash_derivatives.py)
     text = (block("use layernorm(affine=elementwise)", "claim e0: jacobian(y, x) == diag(gamma)*J")
             + block("use layernorm", r"latex t1: \mathbf 1^\top (y - \beta) = 0",
                     r"latex t2: \frac{\partial y}{\partial x} = \gamma J",
                     r"latex t3: \frac{\partial y}{\partial \beta} = \mathbf 1",
                     r"latex t4: \frac{\partial y}{\partial \gamma} = \hat x",
                     r"latex f1: \frac{\partial y}{\partial \gamma} = 2\hat x",
-                    r"latex f2: \frac{\partial y}{\partial x} = J"))
+                    r"latex f2: \frac{\partial y}{\partial x} = 2\gamma J"))
     expect(text, {"e0": "proved", "t1.1": "proved", "t2.1": "proved", "t3.1": "proved",
                   "t4.1": "proved", "f1.1": "refuted", "f2.1": "refuted"})
 

@@ -241,6 +241,12 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
                     # the vocabulary's meaning (the reader defines a name of the vocabulary's
                     # only so): it holds in blocks whose vocabularies agree
                     doc.scope.mark_vocabulary(st.name, f"{uses}, equation {label}")
+                elif not st.params and meaning is not None:
+                    # a where-clause's own meaning of a vocabulary name (sigma with eps): a
+                    # later equation whose vocabularies give the name another meaning could
+                    # mean either, so there it is a conflict (an error), never silently one
+                    doc.scope.mark_vocabulary(
+                        st.name, f"the where-clause of equation {label}, its own meaning")
     except (SourceError, LimitError) as exc:
         doc.scope.restore(state)
         del doc.definitions[known:]

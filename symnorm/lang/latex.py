@@ -201,6 +201,9 @@ def parse_latex_equation(
     toks = tokenize(text, file, line, column)
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
     reader = _Equation(text, file, is_defined, env or LatexEnv())
+    # \\text{where} (a separator like \\quad): a where-clause setting a free symbol is a condition
+    reader.where_marks = [(t.line, t.col) for t in toks if t.text == "\\quad"
+                          and "where" in text[t.start:t.end].lower()]
     reader.documented = env is not None  # the document's names are known: RMS may be undefined
     parser = ExprParser(text, toks, file, reader.defined, is_fn)
     # a vocabulary's name for the dimension (rmsnorm's n) bounds a sum like d, unless the
@@ -607,6 +610,7 @@ class _Equation:
         self.lets: dict[str, Let] = {}
         #: whether an env describes the document (without one nothing is known undefined)
         self.documented = False
+        self.where_marks: list[tuple[int, int]] = []  # the word where (line, col)
         #: the name a formula alone is about, when not the output (the output without affine)
         self.bare_name: str | None = None
         #: whether the equation's tokens write an affine parameter (\\gamma, an alias g)
@@ -767,6 +771,11 @@ class _Equation:
                                "about names already defined", r.pos, self.file,
                                "declare the names it uses (scalar a) before the equation")
                 conditions.setdefault(r.cond_of, []).append(self._relation(r))
+                continue
+            chains = self._where_condition(r, target, raws[:k])
+            if chains:  # \\text{where } \\gamma = 2 of a free symbol: a condition, as \\text{if}
+                for chain in chains:
+                    conditions.setdefault(chain, []).append(self._relation(r))
                 continue
             where = r.op == "==" and self._where_definition(r, target, raws[:k])
             if r.op in DEFINERS and target is not None and (
@@ -1172,6 +1181,15 @@ class _Equation:
                            "an exponent, where the value at eps = 0 need not be the limit eps "
                            "-> 0 (0^\\epsilon)", r.pos, self.file,
                            "state the claim exactly (as = with a condition)")
+        if any(isinstance(n, (Name, Indexed)) and n.id == "eps"
+               for n in term_nodes(r.left) + term_nodes(r.right)):
+            # s \\approx \\sigma + \\frac{\\epsilon}{2\\sigma}: a term in eps states the order of the
+            # approximation, which the claim at eps = 0 would not check (it would count for nothing)
+            raise _err("\\approx: an approximate equality is not checked here: a side writes eps "
+                       "itself, so it states an expansion in eps (its first-order term), while "
+                       "only the value at eps = 0 would be checked", r.pos, self.file,
+                       "state the expansion exactly (as = with its remainder), or drop the eps "
+                       "terms for the claim at eps = 0")
         if not self._reaches_expr(sides, "eps"):
             raise _err("\\approx: an approximate equality is not checked here: its sides do "
                        "not depend on eps, so what it approximates is not stated", r.pos, self.file,
@@ -1590,6 +1608,32 @@ class _Equation:
                            "forward differentials are not modelled: state the local partials "
                            "(\\frac{\\partial \\hat x_i}{\\partial r}) or the adjoints "
                            "(d\\hat x_i = dy_i \\gamma)")
+
+    def _where_condition(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None,
+                         before: list[RawRel]) -> list[int]:
+        """The chains a where-clause ``\\gamma = 2`` qualifies (after the word where): a free
+        symbol (a declared scalar, the vocabulary's affine parameter, d) that earlier relations
+        of the equation use, set
+        to a value that does not name it.  It is read as ``\\text{if}``: a condition of those
+        relations (a definition would make gamma a constant, and a claim ``\\gamma = 2`` is
+        false), so ``\\frac{\\partial y_i}{\\partial\\gamma} = \\hat x_i, \\text{ where }
+        \\gamma = 2`` is the partial at gamma = 2."""
+        if r.op != "==" or target is None or target[2] != "plain" or not self.documented \
+                or not isinstance(r.left, Name) or target[0] in names_in(r.right):
+            return []
+        name = target[0]
+        if not (name == "d" or name in self.env.affine and self._vocab(name)
+                or self.env.kind(name) == "scalar"):
+            return []
+        def written(o: RawRel) -> set[str]:  # the names, those of partials included
+            out = names_in(o.left) | names_in(o.right)
+            for n in term_nodes(o.left) + term_nodes(o.right):
+                if isinstance(n, Partial):
+                    out |= {n.num, n.var}
+            return out
+        at = (r.pos.line, r.pos.col)
+        return sorted({o.chain for o in before if o.cond_of == -1 and name in written(o)
+                       and any((o.pos.line, o.pos.col) < w < at for w in self.where_marks)})
 
     def _where_definition(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None,
                           before: list[RawRel]) -> bool:
