@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from construct_checks import assert_proved, assert_variant_refuted
-from test_latex_real_world2 import _X, EPS, _ln, _rms, _same, verdicts
+from test_latex_real_world2 import _X, BETA, EPS, GAMMA, _ln, _rms, _same, verdicts
 
 M = len(_X)
 _MU, _VAR = _X.mean(), _X.var()
@@ -42,6 +42,11 @@ CASES = {
     "paper": ("use layernorm", r"P=I-\frac{\mathbf1\mathbf1^\top}{d},\quad c=Px,\quad "
               r"\hat x = \frac{c}{\sqrt{c^\top c/d+\epsilon}}",
               lambda: _same((_X - _MU) / np.sqrt(np.sum((_X - _MU) ** 2) / M + EPS), _ln(_X))),
+    # a where-clause's own vector (red team 15: "cannot add a vector and a scalar")
+    "xhat.where": ("use layernorm", r"y = \gamma\hat x + \beta, \text{ where } \hat x = "
+                   r"\frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}",
+                   lambda: _same(GAMMA * (_X - _MU) / np.sqrt(_VAR + EPS) + BETA,
+                                 GAMMA * _ln(_X) + BETA)),
     "rms.where": ("use rmsnorm", r"\hat x = \frac{x}{s},\quad \text{where } "
                   r"s = \sqrt{\frac1d\sum_i x_i^2 + \epsilon}",
                   lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS), _rms(_X))),
@@ -54,6 +59,8 @@ VARIANTS = {
                     lambda: _xhat_with(np.sqrt(_VAR + 2 * EPS))),
     "listing": (r"\frac1d\sum_i (x_i", r"\frac{1}{d-1}\sum_i (x_i",
                 lambda: _same(np.sum((_X - _MU) ** 2) / (M - 1), _VAR)),
+    "xhat.where": (r"\sigma^2+\epsilon", r"\sigma^2", lambda: _same(
+        GAMMA * (_X - _MU) / np.sqrt(_VAR) + BETA, GAMMA * _ln(_X) + BETA)),
     "rms.where": (r"\frac1d\sum_i x_i^2", r"\frac1d\sum_i x_i",
                   lambda: _same(_X / np.sqrt(np.mean(_X) + EPS), _rms(_X))),
 }

@@ -611,6 +611,7 @@ class _Equation:
         #: whether an env describes the document (without one nothing is known undefined)
         self.documented = False
         self.where_marks: list[tuple[int, int]] = []  # the word where (line, col)
+        self._shaping: set[str] = set()  # definitions whose body is being shaped
         #: the name a formula alone is about, when not the output (the output without affine)
         self.bare_name: str | None = None
         #: whether the equation's tokens write an affine parameter (\\gamma, an alias g)
@@ -1081,7 +1082,7 @@ class _Equation:
         """The shape of ``e`` with this equation's definitions and the vocabulary expanded."""
         if self._graph is not None and self._graph.vars:  # jacobian(.., b): by its shape
             e = self._graph.standin(e, lambda f: self._shape(f, params))
-        local = {n: lt.body for n, lt in self.lets.items() if not lt.params}
+        local = {n: self._shaped_body(n) for n, lt in self.lets.items() if not lt.params}
         local.update({n: m for n, m in self.env.meanings.items() if self._vocab(n)})
         for _ in range(len(local) + 1):
             hit = names_in(e) & local.keys()
@@ -1091,6 +1092,18 @@ class _Equation:
         if names_in(e) & params:
             return None  # inside a function body: the parameter's shape is not known here
         return self.env.shape(e)
+
+    def _shaped_body(self, name: str) -> Expr:
+        """The body of this equation's definition of ``name`` with its scalars broadcast (``x -
+        \\mu`` of a where-clause's ``\\hat x`` is a vector), so that a relation before it that uses
+        the name has its shape; the raw body while that body itself is being shaped."""
+        if name in self._shaping:
+            return self.lets[name].body
+        self._shaping.add(name)
+        try:
+            return self._broadcast(self._calls(self.lets[name].body), set())
+        finally:
+            self._shaping.discard(name)
 
     def _broadcast(self, e: Expr, params: set[str]) -> Expr:
         """``x - \\mu``, ``+ \\beta``: a scalar added to a vector means the scalar times ones."""
