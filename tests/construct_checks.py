@@ -60,3 +60,12 @@ def assert_corpus_verdict(key: str, preamble: str, latex: str, truth: bool,
         assert claims and set(claims) <= {"proved"}, got
     else:
         assert "refuted" in claims, got
+
+
+def assert_refused(preamble: str, latex: str, words: tuple[str, ...]) -> None:
+    """The row is refused, and its first error names every one of ``words``."""
+    got = verdicts(preamble, latex)
+    errors = [m for _, s, m in got if s == "error"]
+    assert errors, got
+    for w in words:
+        assert w in errors[0], errors

@@ -1194,10 +1194,10 @@ class _Equation:
                            "an exponent, where the value at eps = 0 need not be the limit eps "
                            "-> 0 (0^\\epsilon)", r.pos, self.file,
                            "state the claim exactly (as = with a condition)")
-        if any(isinstance(n, (Name, Indexed)) and n.id == "eps"
-               for n in term_nodes(r.left) + term_nodes(r.right)):
-            # s \\approx \\sigma + \\frac{\\epsilon}{2\\sigma}: a term in eps states the order of the
-            # approximation, which the claim at eps = 0 would not check (it would count for nothing)
+        if _eps_written(r.left) or _eps_written(r.right):
+            # s \\approx \\sigma + \\frac{\\epsilon}{2\\sigma}: a term in eps states the order of
+            # the approximation, which the claim at eps = 0 would not check (it would count for
+            # nothing)
             raise _err("\\approx: an approximate equality is not checked here: a side writes eps "
                        "itself, so it states an expansion in eps (its first-order term), while "
                        "only the value at eps = 0 would be checked", r.pos, self.file,
@@ -1608,29 +1608,28 @@ class _Equation:
         (:func:`symnorm.lang.latex_graph.forward_differential`)."""
         from symnorm.lang.latex_graph import forward_differential
         # the left side is what the relation computes (\\nabla \\hat x = dy is an adjoint)
-        for left, right in ((r.left, r.right),):
-            hit = forward_differential(self, left, right)
-            if hit is not None:
-                a, b = (f"d{p.var}" + (f"^{p.var_power}" if p.var_power else "") for p in hit)
-                raise _err(f"{a} = ... {b} ...: {b} is the differential of a quantity {a[1:]} is "
-                           f"computed from, a forward (tangent) differential; with the upstream "
-                           f"gradient declared in differential notation, d before a quantity is "
-                           f"the loss's derivative by it (reverse mode), in which {a} is a sum "
-                           f"over what {a[1:]} feeds: two readings with different values, so the "
-                           "relation is not read", hit[1].pos, self.file,
-                           "forward differentials are not modelled: state the local partials "
-                           "(\\frac{\\partial \\hat x_i}{\\partial r}) or the adjoints "
-                           "(d\\hat x_i = dy_i \\gamma)")
+        hit = forward_differential(self, r.left, r.right)
+        if hit is None:
+            return
+        a, b = (f"d{p.var}" + (f"^{p.var_power}" if p.var_power else "") for p in hit)
+        raise _err(f"{a} = ... {b} ...: {b} is the differential of a quantity {a[1:]} is "
+                   f"computed from, a forward (tangent) differential; with the upstream "
+                   f"gradient declared in differential notation, d before a quantity is "
+                   f"the loss's derivative by it (reverse mode), in which {a} is a sum "
+                   f"over what {a[1:]} feeds: two readings with different values, so the "
+                   "relation is not read", hit[1].pos, self.file,
+                   "forward differentials are not modelled: state the local partials "
+                   "(\\frac{\\partial \\hat x_i}{\\partial r}) or the adjoints "
+                   "(d\\hat x_i = dy_i \\gamma)")
 
     def _where_condition(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None,
                          before: list[RawRel]) -> list[int]:
         """The chains a where-clause ``\\gamma = 2`` qualifies (after the word where): a free
         symbol (a declared scalar, the vocabulary's affine parameter, d) that earlier relations
-        of the equation use, set
-        to a value that does not name it.  It is read as ``\\text{if}``: a condition of those
-        relations (a definition would make gamma a constant, and a claim ``\\gamma = 2`` is
-        false), so ``\\frac{\\partial y_i}{\\partial\\gamma} = \\hat x_i, \\text{ where }
-        \\gamma = 2`` is the partial at gamma = 2."""
+        of the equation use, set to a value that does not name it.  It is read as
+        ``\\text{if}``: a condition of those relations (a definition would make gamma a
+        constant, and a claim ``\\gamma = 2`` is false), so ``\\frac{\\partial y_i}{\\partial
+        \\gamma} = \\hat x_i, \\text{ where } \\gamma = 2`` is the partial at gamma = 2."""
         if r.op != "==" or target is None or target[2] != "plain" or not self.documented \
                 or not isinstance(r.left, Name) or target[0] in names_in(r.right):
             return []
@@ -1675,9 +1674,11 @@ class _Equation:
                        f"to check the vocabulary's {name}, state it in a symnorm block (`claim "
                        f"LABEL: {name} == ...`); on the right of an equation {name} is the "
                        "vocabulary's")
-        if target[2] == "function" and name in self.env.functions and any(
-                name in names_in(o.left) | names_in(o.right) for o in before
-                if _def_target(o.left) != target) and (
+        # used before (a where-clause): a listing that defines mu and then uses it
+        # (\\mu = ..., \\sigma^2 = \\frac1d\\sum_i (x_i-\\mu)^2) states the vocabulary's mu
+        used = any(name in names_in(o.left) | names_in(o.right) for o in before
+                   if _def_target(o.left) != target)
+        if target[2] == "function" and name in self.env.functions and used and (
                 "eps" in names_in(self.env.functions[name][1])) != self._writes_eps(r.right):
             # Zhang and Sennrich's \\bar x_i = \\frac{x_i}{\\mathrm{RMS}(x)} g_i \\text{ where }
             # \\mathrm{RMS}(x) = \\sqrt{\\frac1n\\sum_i x_i^2} under use rmsnorm (whose RMS holds
@@ -1693,18 +1694,14 @@ class _Equation:
                        f"state {name}(...) = ... as an equation of its own (a claim about the "
                        f"vocabulary's {name}), or read the source without the vocabulary (no "
                        "`use` line in its block)")
-        # used before (a where-clause): a listing that defines mu and then uses it
-        # (\\mu = ..., \\sigma^2 = \\frac1d\\sum_i (x_i-\\mu)^2) states the vocabulary's mu
-        used = any(name in names_in(o.left) | names_in(o.right) for o in before
-                   if _def_target(o.left) != target)
         if used and not self._vocab(name) and self.env.vocab_let(name) \
-                and name in self.env.meanings and self._reaches_expr(
-                    self.env.meanings[name], "eps") != self._writes_eps(r.right):
+                and name in self.env.meanings and (vocab_eps := self._reaches_expr(
+                    self.env.meanings[name], "eps")) != self._writes_eps(r.right):
             # an earlier equation gave sigma the vocabulary's meaning (without eps); this one
             # defines it with eps after using it: the order of equations must not decide
             raise _err(f"{r.op_text} defines {name} after the equation used it, "
-                       f"{'without' if self._reaches_expr(self.env.meanings[name], 'eps') else 'with'}"
-                       f" eps, while an earlier equation read {name} as the vocabulary's "
+                       f"{'without' if vocab_eps else 'with'} eps, while an earlier equation "
+                       f"read {name} as the vocabulary's "
                        f"{self.env.meanings[name]}: the relations before could use either, two "
                        "readings, so the equation is not read", r.pos, self.file,
                        f"state {name} = ... as an equation of its own, or give the source's "
@@ -1713,8 +1710,7 @@ class _Equation:
 
     def _writes_eps(self, e: object) -> bool:
         """Whether ``e`` as written, or through what it names, depends on eps."""
-        return "eps" in {getattr(n, "id", None) for n in term_nodes(e)} \
-            or self._reaches_expr(_plain_sides(e), "eps")
+        return _eps_written(e) or self._reaches_expr(_plain_sides(e), "eps")
 
     def _relation(self, r: RawRel) -> Relation:
         if needs_matrix(r.left, r.right):
@@ -1870,6 +1866,12 @@ def _writes_affine(toks: list[Any], affine: tuple[str, ...],
     names |= {aliases[n] for n in names if n in (aliases or {})}
     letters = "".join(t.text for t in toks if len(t.text) == 1)
     return any(a in names or a in letters for a in affine)
+
+
+def _eps_written(e: object) -> bool:
+    """Whether ``e`` writes eps itself (``\\epsilon`` as a token, not through a definition)."""
+    return any(isinstance(n, (Name, Indexed, MatrixEntry)) and n.id == "eps"
+               for n in term_nodes(e))
 
 
 def _plain_sides(e: object) -> Expr:
