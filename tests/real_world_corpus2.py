@@ -42,14 +42,16 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("lux.layernorm", "LuxLib.jl, layernorm docstring (LuxDL/LuxLib.jl src/api/layernorm.jl)",
      LN, r"y = \frac{x - \mathbb{E}[x]}{\sqrt{Var[x] + \epsilon}} * \gamma + \beta", True),
     ("mlx.rmsnorm", "MLX, mlx.nn.RMSNorm (ml-explore.github.io/mlx, python/nn/mlx.nn.RMSNorm)",
-     "use rmsnorm\nscalar gamma", r"y = \frac{x}{\sqrt{E[x^2] + \epsilon}} \gamma", True),
+     "use rmsnorm(affine=gain)\nscalar gamma", r"y = \frac{x}{\sqrt{E[x^2] + \epsilon}} \gamma",
+     True),  # gain only (MLX's weight)
     ("marian.rmsnorm", "Marian, marian::rmsNorm (marian-nmt.github.io/docs/api)", RMS,
      r"\frac{x}{\sqrt{\frac{1}{N}\sum x^2 + \mathrm{eps}}} \times \gamma + \beta", True),
     # r2.3.1 closes the square root after 1/n: y = x_i / (sqrt(1/n) sum x_i^2 + eps) gamma_i
     ("ms.rms_norm.r2_3", "MindSpore r2.3.1, mindspore.ops.rms_norm (a documented typo: the "
-     "root closes after 1/n)", "use rmsnorm(d=4)\nvector gamma",
+     "root closes after 1/n)", "use rmsnorm(d=4, affine=gain)\nvector gamma",
      r"y=\frac{x_i}{\sqrt{\frac{1}{n}}\sum_{i=1}^{n}{ x_i^2}+\varepsilon }\gamma_i", False),
-    ("ms.rms_norm", "MindSpore (stable), mindspore.ops.rms_norm", "use rmsnorm(d=4)\nvector gamma",
+    ("ms.rms_norm", "MindSpore (stable), mindspore.ops.rms_norm",
+     "use rmsnorm(d=4, affine=gain)\nvector gamma",
      r"y=\frac{x_i}{\sqrt{\frac{1}{n}\sum_{i=1}^{n}{ x_i^2}+\varepsilon}}\gamma_i", True),
     ("ms.instancenorm1d.momentum", "MindSpore, mindspore.nn.InstanceNorm1d, note on "
      "running_mean/running_var", "scalar momentum, xhat, x_t",
@@ -61,7 +63,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      (r"y = \frac{x}{\mathrm{RMS}[x]} \mathrm{weight},\text{ where }\mathrm{RMS}[x] = "
       r"\sqrt{\frac{1}{n} \sum_{i=1}^{n} x^{2}}"), True),
     ("inox.batchnorm", "Inox, inox.nn.BatchNorm docstring (francois-rozet/inox "
-     "inox/nn/normalization.py)", BN,
+     "inox/nn/normalization.py)", "use batchnorm(affine=none)",  # no affine parameters
      r"y = \frac{x - \mathbb{E}[x]}{\sqrt{\mathbb{V}[x] + \epsilon}}", True),
     ("pt.localresponsenorm", "PyTorch, torch.nn.LocalResponseNorm docstring "
      "(torch/nn/modules/normalization.py, as mirrored in Android's external/pytorch)",
@@ -289,11 +291,11 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
       r"\sigma^2} \cdot \dfrac{2(x_i - \mu)}{m}\bigg)}"), False),
     # --- issue threads and Q&A ------------------------------------------------------------------
     ("pt.pr136727.rmsnorm", "pytorch/pytorch PR #136727, comment quoting the RMSNorm paper "
-     "(with eps), per-element gain at d = 4", "use rmsnorm(d=4)\nvector gamma",
+     "(with eps), per-element gain at d = 4", "use rmsnorm(d=4, affine=gain)\nvector gamma",
      (r"y_i = \frac{x_i}{\text{RMS}(x)} \gamma_i, \quad \text{where} \quad \text{RMS}(x) = "
       r"\sqrt{\epsilon + \frac{1}{n} \sum_{i=1}^{n} x_i^2}"), True),
     ("pt.issue139274.ms", "pytorch/pytorch issue #139274, the proposed fix (MS = mean square)",
-     RMS, r"y = \frac{x}{\sqrt{\mathrm{MS}[x] + \epsilon}} * \gamma", True),
+     "use rmsnorm(affine=gain)", r"y = \frac{x}{\sqrt{\mathrm{MS}[x] + \epsilon}} * \gamma", True),
     ("caffe.issue4110", "BVLC/caffe issue #4110, the backward formula of batch_norm_layer.cpp "
      "(Y the normalized output)", LN,
      (r"dE(Y)/dX = (dE/dY - mean(dE/dY) - mean(dE/dY \cdot Y) \cdot Y) ./ "

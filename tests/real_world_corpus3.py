@@ -25,14 +25,14 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "(onnx.ai/onnx/operators/onnx__InstanceNormalization)", "use layernorm\nscalar B",
      r"y = scale * (x - mean) / sqrt(variance + epsilon) + B", True),
     ("htang.batchnorm", "htang7415/Code-Lab modules/ml/deep-learning/batchnorm/README.md "
-     "(no affine parameters)", BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}", True),
+     "(no affine parameters)", "use batchnorm(affine=none)", r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}", True),
     # a trailing '*' after beta: ill-formed as written
     ("huakun.batchnorm", "HuakunShen/brain docs/notes/LearnAI/MachineLearning/Basics/"
      "BatchNorm.md (a trailing *)", BN,
      r"y=\frac{x-E[x]}{\sqrt{Var[x]+\epsilon}}*\gamma+\beta*", False),
     # the Chinese page of mindspore.ops.rms_norm: eps outside the root
     ("ms.rms_norm.zh", "MindSpore, mindspore.ops.rms_norm (Chinese docs; eps outside the root)",
-     "use rmsnorm(d=4)\nvector gamma",
+     "use rmsnorm(d=4, affine=gain)\nvector gamma",
      r"y=\frac{x_i}{\sqrt{\frac{1}{n}\sum_{i=1}^{n}{ x_i^2}}+\varepsilon}\gamma_i", False),
     ("llmscratch.rmsnorm", "vivekkalyanarangan30/llm_from_scratch part_3/rmsnorm.py docstring "
      "(plain text)", "use rmsnorm\nvector g",

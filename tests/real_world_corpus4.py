@@ -69,7 +69,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "use rmsnorm\nvector input, weight",
      "output = input / rms(input) * weight where rms(x) = sqrt(mean(x^2) + epsilon)", True),
     ("edifice.rmsnorm", "Edifice v0.2.0, Edifice.Blocks.RMSNorm, Formula "
-     "(hexdocs.pm/edifice/Edifice.Blocks.RMSNorm.html)", RMS,
+     "(hexdocs.pm/edifice/Edifice.Blocks.RMSNorm.html)", "use rmsnorm(affine=gain)",
      "RMSNorm(x) = x / sqrt(mean(x^2) + eps) * gamma", True),
     ("nki.rms_norm", "AWS Neuron, nki.language.rms_norm, Returns "
      "(awsdocs-neuron.readthedocs-hosted.com/en/latest/nki/api/generated/nki.language.rms_norm)",

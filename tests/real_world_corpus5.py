@@ -178,7 +178,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     ("ov.bn.out", OV_BN_SRC + ", scale and shift", OV_BN,
      r"o_{i} \leftarrow \gamma\hat{b_{i}} + \beta = BN_{\gamma ,\beta } ( b_{i} )", True),
     # --- OpenVINO RMS-14 and MVN-6 ------------------------------------------------------------
-    ("ov.rms", OV_RMS_SRC + ", without scale", RMS, "(x / Sqrt(ReduceMean(x^2, axes) + eps))",
+    ("ov.rms", OV_RMS_SRC + ", without scale", "use rmsnorm(affine=none)", "(x / Sqrt(ReduceMean(x^2, axes) + eps))",
      True),
     ("ov.rms.scale", OV_RMS_SRC + ", with the optional scale", RMS_E,
      "(x / Sqrt(ReduceMean(x^2, axes) + eps)) * scale", True),
@@ -251,7 +251,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      True),
     # --- LayerNorm and Dynamic Tanh on explainer pages ----------------------------------------
     ("emergent.ln", "emergentmind.com/topics/dynamic-tanh-normalization-module, 'Standard LN "
-     "computes'", "use layernorm\nlet C = d",
+     "computes'", "use layernorm(affine=none)\nlet C = d",  # before its scale and shift
      r"y_i = \frac{x_i - \mu}{\sqrt{\sigma^2 + \epsilon}}", True),
     # definitions of DyT (tanh entrywise): true as definitions
     ("deepwiki.dyt", "deepwiki.com/jiachenzhu/DyT/2-core-implementation",

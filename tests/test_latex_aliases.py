@@ -16,8 +16,8 @@ _XH = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
 CASES = {
     "Y": ("use layernorm\nlet Y = y", r"Y = \gamma \hat x + \beta",
           lambda: _same(GAMMA * _XH + BETA, GAMMA * _ln(_X) + BETA)),
-    # neither gain nor bias written: the output without affine parameters, as for y
-    "Y.noaffine": ("use layernorm\nlet Y = y", r"Y = \hat x", lambda: _same(_XH, _ln(_X))),
+    # the layer without affine parameters, as the use line says
+    "Y.noaffine": ("use layernorm(affine=none)\nlet Y = y", r"Y = \hat x", lambda: _same(_XH, _ln(_X))),
     "B": ("use layernorm\nlet B = beta", r"y = \gamma \hat x + B",
           lambda: _same(GAMMA * _XH + BETA, GAMMA * _ln(_X) + BETA)),
     "g": ("use layernorm\nlet g = gamma", r"y = g \hat x + \beta",
@@ -30,7 +30,7 @@ CASES = {
     "M": ("use layernorm\nlet M = mu", r"M = \frac{1}{d}\sum_i x_i",
           lambda: _same(np.sum(_X) / len(_X), _X.mean())),
     # a scalar weight w of RMSNorm made the vocabulary's gain (the suggested fix)
-    "w": ("use rmsnorm\nlet w = gamma", r"x / \mathrm{RMS}(x) * w",
+    "w": ("use rmsnorm(affine=gain)\nlet w = gamma", r"x / \mathrm{RMS}(x) * w",
           lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * GAMMA, _rms(_X) * GAMMA)),
 }
 

@@ -19,9 +19,9 @@ CASES = {
     "mxnet.ln": ("use layernorm", "out = gamma * (data - mean) / sqrt(var + eps) + beta",
                  lambda: _same(GAMMA * (_X - _MU) / np.sqrt(_VAR + EPS) + BETA,
                                GAMMA * _ln(_X) + BETA)),
-    "mxnet.ln.noaffine": ("use layernorm", "out = (data - mean) / sqrt(var + eps)",
+    "mxnet.ln.noaffine": ("use layernorm(affine=none)", "out = (data - mean) / sqrt(var + eps)",
                           lambda: _same((_X - _MU) / np.sqrt(_VAR + EPS), _ln(_X))),
-    "mxnet.rms": ("use rmsnorm", "out = data / rms(data) * gamma",
+    "mxnet.rms": ("use rmsnorm(affine=gain)", "out = data / rms(data) * gamma",
                   lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * GAMMA, _rms(_X) * GAMMA)),
     "mathrm.out": ("use layernorm", r"\mathrm{out} = \gamma \hat x + \beta", lambda: True),
     # running_mean, sample_mean: one declared name each (CS231n writes them without \_)

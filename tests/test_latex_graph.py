@@ -453,27 +453,30 @@ def test_a_node_name_of_another_vocabulary_is_no_node_here() -> None:
     assert claims(line, "use batchnorm\nvector dl_dy") == ["proved"]
 
 
-# --- a partial that writes the output but no affine parameter: the layer without them ------
+# --- a partial that writes the output but no affine parameter -------------------------------
 
 #: (line, the factor gamma dropped from it, numpy truth at gamma = 1, beta = 0): true for the
-#: layer without affine parameters, which is how the reader takes it (as y = \hat x), so the
-#: claim holds `given gamma == 1, beta == 0`, never refuted for a gamma it does not mention
+#: layer without affine parameters, false for the layer with them (the classic typo reads the
+#: same); the use line says which (affine=none), else it is an error naming both readings
 PLAIN = [
     (0, r" \cdot \gamma", lambda: same(_d(lambda b: DY @ b, XHAT), DY)),
     (9, r"\gamma ", lambda: same(_d(lambda b: b, XHAT), np.eye(M))),
 ]
+NONE = "document use batchnorm(affine=none)\nvector dl_dy"
 
 
 @pytest.mark.parametrize("line, old, truth", PLAIN)
-def test_a_partial_without_the_gain_is_about_the_layer_without_it(line, old, truth) -> None:
+def test_a_partial_without_the_gain_needs_the_use_line_to_say_so(line, old, truth) -> None:
     assert truth()
     latex = LINES[line][0].replace(old, "")
-    got = [r for r in rows(latex) if r[1] != "defined"]
-    assert [r[1] for r in got] == ["proved"], got
-    assert "given gamma == 1, beta == 0" in got[0][2], got
+    assert LINES[line][1]()  # with the gain, the line as the corpus has it is true
+    msg = _error(latex)
+    assert "two readings" in msg and "`use batchnorm(affine=none)`" in msg, msg
+    assert "read with them it is refuted" in msg, msg
+    assert claims(latex, NONE) == ["proved"], rows(latex, NONE)
     # a one-token variant, false for the layer without affine parameters too
     wrong = latex.replace(r"= \frac{\partial \ell}", r"= 2\frac{\partial \ell}") if line == 0 \
         else latex.replace("= I", "= 2I")
     assert wrong != latex
     assert not same(DY, 2 * DY) and not same(np.eye(M), 2 * np.eye(M))
-    assert claims(wrong) == ["refuted"], rows(wrong)
+    assert claims(wrong, NONE) == ["refuted"], rows(wrong, NONE)

@@ -44,7 +44,8 @@ def shape_of(preamble: str) -> tuple[int, int, int]:
     line = next(ln for ln in preamble.splitlines() if "norm(" in ln)
     for item in line[line.index("(") + 1:line.index(")")].split(","):
         k, v = item.strip().split("=")
-        opts[k] = int(v)
+        if k != "affine":
+            opts[k] = int(v)
     if "instancenorm" in line:
         opts["groups"] = opts["channels"]
     return opts["groups"], opts["channels"], opts["spatial"]
@@ -91,6 +92,8 @@ GN = "use groupnorm(groups=2, channels=4, spatial=2)"
 GN1 = "use groupnorm(groups=1, channels=2, spatial=3)"    # one group: LayerNorm of a sample
 IN = "use instancenorm(channels=2, spatial=3)"
 IN4 = "use instancenorm(channels=4, spatial=2)"
+GN_NONE = "use groupnorm(groups=2, channels=4, spatial=2, affine=none)"  # PyTorch affine=False
+IN_NONE = "use instancenorm(channels=2, spatial=3, affine=none)"
 
 DOC = r"y = \frac{x - \mathrm{E}[x]}{ \sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma + \beta"
 WU_HE = (r"\mu_i = \frac{1}{m}\sum_{k\in\mathcal{S}_i} x_k",
@@ -209,21 +212,34 @@ def test_other_vocabularys_statistics_are_refuted() -> None:
      r" * \gamma + \beta", True),
     (IN, r"\mathrm{InstanceNorm}(x) = \frac{x - \mu}{\sqrt{\sigma^2+\epsilon}}\gamma + \beta",
      True),
-    # the vocabulary's own GN, IN: the map without the affine parameters
-    (IN, r"\mathrm{IN}(x) = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}}", True),
-    # the output without affine parameters (affine=False)
-    (GN, r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}}", True),
+    # the layer without affine parameters (PyTorch's affine=False), as the use line says
+    (IN_NONE, r"\mathrm{IN}(x) = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}}",
+     True),
+    (GN_NONE, r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}}", True),
     (GN, r"y_i = \gamma\hat{x}_i + \beta", True),
-    # the gain without the bias: PyTorch's GroupNorm has both, so this y is refuted
-    (GN, r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}} * \gamma", False),
 ])
 def test_outputs_and_layer_names(preamble: str, latex: str, truth: bool) -> None:
     p = Point(preamble)
     norm = (p.x - p.mean) / np.sqrt(p.var + EPS)
     assert same(p.output(), norm * p.gamma + p.beta) and same(p.normalized(), norm)
-    assert truth == ("gamma" not in latex or "beta" in latex)  # the only false row drops beta
+    assert truth == ("gamma" not in latex or "beta" in latex)
     got = claims(rows(preamble, latex))
     assert [s for _, s, _, _ in got] == ["proved" if truth else "refuted"], got
+
+
+@pytest.mark.parametrize("latex", [
+    r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}}",
+    r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x]+\epsilon}} * \gamma",
+])
+def test_an_output_without_the_gain_or_bias_the_use_line_gives_is_two_readings(latex) -> None:
+    # PyTorch's GroupNorm with affine=True has both: false for it, true without them
+    p = Point(GN)
+    norm = (p.x - p.mean) / np.sqrt(p.var + EPS)
+    assert not same(p.output(), norm) and not same(p.output(), norm * p.gamma)
+    got = claims(rows(GN, latex))
+    assert [s for _, s, _, _ in got] == ["error"], got
+    assert "two readings" in got[0][3] and "(affine=none)" in got[0][3], got
+    assert "without \\beta" in got[0][3] or "without \\gamma and \\beta" in got[0][3], got
 
 
 # --- the set S_i with the other vocabularies -----------------------------------------------
@@ -320,7 +336,7 @@ def test_the_documents_own_vector_mu_keeps_its_entries() -> None:
     # numpy: the normalized sample is not x - x = 0, and mu = x entrywise
     p = Point(GN)
     assert not same(p.normalized(), p.x - p.x)
-    got = claims(rows(GN + "\nlet mu = x", r"y_i = x_i - \mu_i", r"\mu_i = x_i"))
+    got = claims(rows(GN_NONE + "\nlet mu = x", r"y_i = x_i - \mu_i", r"\mu_i = x_i"))
     assert [s for _, s, _, _ in got] == ["refuted", "proved"], got
 
 
@@ -335,4 +351,5 @@ def test_every_output_equation_of_a_block_is_checked_not_only_the_first() -> Non
                       r"y = \frac{x - \mathrm{E}[x]}{\sqrt{\mathrm{Var}[x] + \epsilon}} * \gamma"
                       r" + \beta",
                       r"y = \gamma \hat x + \gamma"))
+    # the last drops beta (a gamma for it): false with the bias and without it, refuted
     assert [r[1] for r in got] == ["proved", "proved", "refuted"], got

@@ -22,17 +22,17 @@ CASES = {
     "ln.text": ("use layernorm", r"\text{LayerNorm}(x) = " + _LN_RHS, lambda: True),
     "ln.bold": ("use layernorm", r"\operatorname{LayerNorm}(\mathbf{x}) = " + _LN_RHS,
                 lambda: True),
-    # with neither gain nor bias written, the output is the layer without affine parameters
-    "ln.noaffine": ("use layernorm", r"\mathrm{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + "
+    # the layer without affine parameters, as the use line says
+    "ln.noaffine": ("use layernorm(affine=none)", r"\mathrm{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + "
                     r"\epsilon}}", lambda: _same((_X - _X.mean()) / np.sqrt(_X.var() + EPS),
                                                   _ln(_X))),
     "bn.operatorname": ("use batchnorm", r"\operatorname{BN}(x) = " + _LN_RHS,
                         lambda: _same(GAMMA * (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
                                       + BETA, GAMMA * _bn(_X) + BETA)),
     "bn.word": ("use batchnorm", r"\mathrm{BatchNorm}(x) = " + _LN_RHS, lambda: True),
-    "rms.gain": ("use rmsnorm", r"\mathrm{RMSNorm}(x) = " + _RMS_RHS + r" \gamma",
+    "rms.gain": ("use rmsnorm(affine=gain)", r"\mathrm{RMSNorm}(x) = " + _RMS_RHS + r" \gamma",
                  lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * GAMMA, _rms(_X) * GAMMA)),
-    "rms.plain": ("use rmsnorm", r"\mathrm{RMSNorm}(x) = " + _RMS_RHS,
+    "rms.plain": ("use rmsnorm(affine=none)", r"\mathrm{RMSNorm}(x) = " + _RMS_RHS,
                   lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS), _rms(_X))),
     "rms.affine": ("use rmsnorm", r"\mathrm{RMSNorm}(x) = " + _RMS_RHS + r" \gamma + \beta",
                    lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * GAMMA + BETA,
@@ -100,7 +100,7 @@ def test_another_layers_name_is_a_located_error(preamble, latex, layer, col) -> 
 def test_layer_name_on_another_argument_is_not_the_output() -> None:
     # LN(a) = ... is a claim about the layer map at a (never a definition of LN): false
     assert not _same(_ln(_X), _X)
-    got = verdicts("use layernorm\nvector a", r"\mathrm{LN}(a) = a")
+    got = verdicts("use layernorm(affine=none)\nvector a", r"\mathrm{LN}(a) = a")
     assert [s for _, s, _ in got] == ["refuted"], got
     # the vocabulary's own map BN(v) of use batchnorm keeps its meaning on another vector:
     # shift invariance holds (eps > 0 included), scale invariance does not (eps > 0)
@@ -133,7 +133,7 @@ ARG_CASES = {
     "ln.shift": ("use layernorm", "LN(x+3) = LN(x)", lambda: _same(_ln(_X + 3), _ln(_X))),
     "ln.shift_b": ("use layernorm\nscalar b", r"\mathrm{LN}(x + b\mathbf 1) = \mathrm{LN}(x)",
                    lambda: _same(_ln(_X + _B), _ln(_X))),
-    "ln.scale_ab": ("use layernorm\nscalar a, b",
+    "ln.scale_ab": ("use layernorm(affine=none)\nscalar a, b",
                     r"\mathrm{LN}(a x + b\mathbf 1) = \frac{a (x - \mu)}{\sqrt{a^2\sigma^2 + "
                     r"\epsilon}}",
                     lambda: _same(_ln(_A * _X + _B),
@@ -147,10 +147,10 @@ ARG_CASES = {
                        r"\mathrm{LN}(x + 3\mathbf 1) = \mathrm{LN}(x)",
                        lambda: _same(_G * _ln(_X + 3) + _DY, _G * _ln(_X) + _DY)),
     # RMSNorm at 2x: eps seen as eps/4 by x
-    "rms.scale": ("use rmsnorm", r"\mathrm{RMSNorm}(2x) = \frac{x}{\sqrt{\frac{1}{d}\sum_i "
+    "rms.scale": ("use rmsnorm(affine=none)", r"\mathrm{RMSNorm}(2x) = \frac{x}{\sqrt{\frac{1}{d}\sum_i "
                   r"x_i^2 + \epsilon/4}}",
                   lambda: _same(_rms(2 * _X), _X / np.sqrt(np.mean(_X ** 2) + EPS / 4))),
-    "rms.gain": ("use rmsnorm", r"\mathrm{RMSNorm}(2x) = \frac{x}{\sqrt{\frac{1}{d}\sum_i "
+    "rms.gain": ("use rmsnorm(affine=gain)", r"\mathrm{RMSNorm}(2x) = \frac{x}{\sqrt{\frac{1}{d}\sum_i "
                  r"x_i^2 + \epsilon/4}} \gamma",
                  lambda: _same(GAMMA * _rms(2 * _X),
                                GAMMA * _X / np.sqrt(np.mean(_X ** 2) + EPS / 4))),
@@ -207,10 +207,10 @@ def test_false_layer_map_claims_are_refuted(preamble, latex, truth) -> None:
 
 
 @pytest.mark.parametrize("preamble, latex, words, col", [
-    # y is the layer with its gain and bias; the map without them: two readings
-    ("use layernorm", r"\mathrm{LN}(x + 3\mathbf 1) = y",
-     ("y beside the layer map LN(...)", "reads as N(x) at its argument",
-      "gamma * N(x) + beta * ones: two readings"), 31),
+    # a formula for the map without the gain and bias the layer has: two readings
+    ("use layernorm", r"\mathrm{LN}(x + 3\mathbf 1) = \hat x",
+     ("states the layer map LN(...) as y without \\gamma and \\beta",
+      "gamma * N(x) + beta * ones: two readings", "`use layernorm(affine=none)`"), 1),
     ("use layernorm", r"LN(x_i) = y_i", ("a layer's name applied to an indexed entry",), 1),
     # the source's own gain w beside the layer map: an error naming w, never a refutation
     ("use layernorm\nscalar w", r"\mathrm{LN}(2x) = w \mathrm{LN}(x)",
@@ -227,8 +227,12 @@ def test_the_layer_name_on_the_left_is_a_claim_on_any_argument() -> None:
     # \mathrm{LN}(u) = ... is a claim about the layer at u, with or without LN on the right
     got = verdicts("use layernorm\nvector u", r"\mathrm{LN}(u) = \mathrm{LN}(u + 2\mathbf 1)")
     assert [s for _, s, _ in got] == ["proved"], got
-    got = verdicts("use layernorm\nvector u", r"\mathrm{LN}(u) = u")
+    got = verdicts("use layernorm(affine=none)\nvector u", r"\mathrm{LN}(u) = u")
     assert [s for _, s, _ in got] == ["refuted"], got
+    # the map and the output y beside it are one layer, with its gain and bias
+    got = verdicts("use layernorm", r"\mathrm{LN}(x + 3\mathbf 1) = y")
+    assert [s for _, s, _ in got if s != "defined"] == ["proved"], got
+    assert not _same(GAMMA * _ln(_X + 3) + BETA, _ln(_X + 3))  # the readings differ
 
 
 @pytest.mark.parametrize("preamble, latex", [

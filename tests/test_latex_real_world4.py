@@ -31,7 +31,9 @@ REFUSED = {
     "max.rms_norm": "uses input, declared by the document",  # its own input vector
     # plain-text sqrt(...) (y(x) is the output y; gamma * y(x) would apply gamma twice)
     "mygrad.batchnorm": "expected ']' to close '['",        # the typo Var[x}
-    "mygrad.batchnorm.fn": "'norm' is written as a word",   # batchnorm(x) = gamma * y(x) + beta
+    # MyGrad's own y(x), the normalized value, under use batchnorm's output y: two readings
+    # (then batchnorm(x) = gamma * y(x) + beta: 'norm' is written as a word)
+    "mygrad.batchnorm.fn": "states the output y without \\gamma and \\beta",
     # the source's own weight w instead of the vocabulary's gamma, in the output or in a
     # relation that involves it (the chain rule through dL_dy)
     "nki.rms_norm": "uses w, declared by the document",

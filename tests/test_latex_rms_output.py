@@ -1,10 +1,11 @@
 """RMSNorm's output in LaTeX and the hatted estimates of Dive into Deep Learning (issue 10).
 
-``use rmsnorm`` names its output ``y``; what an equation that states it writes says which
-layer it describes (the sources differ on the affine part): neither gain nor bias, the plain
-``RMS(x)`` (``y_noaffine``); the gain only, ``gamma*RMS(x)`` (``y_nobias``, PyTorch's
-weight); a bias too, ``gamma*RMS(x) + beta*ones`` (Marian).  A gamma the document declares a
-vector is applied entrywise.  Each true form is proved, each one-token variant refuted; the
+``use rmsnorm`` names its output ``y``; the use line says which layer it is (the sources
+differ on the affine part): ``affine=none``, the plain ``RMS(x)``; ``affine=gain``,
+``gamma*RMS(x)`` (PyTorch's weight); by default a bias too, ``gamma*RMS(x) + beta*ones``
+(Marian).  An equation that drops a parameter the use line gives is two readings (an error
+unless both give one verdict).  A gamma the document declares a vector is applied
+entrywise.  Each true form is proved, each one-token variant refuted; the
 variants' truth is computed with numpy here, never by symnorm.
 """
 
@@ -44,28 +45,31 @@ def same(a, b) -> bool:
 
 RMS = "use rmsnorm"
 RMS4G = "use rmsnorm(d=4)\nvector gamma"  # MindSpore's per-element gamma, declared
+RMS0 = "use rmsnorm(affine=none)"
+RMSG = "use rmsnorm(affine=gain)"
+RMS4GG = "use rmsnorm(d=4, affine=gain)\nvector gamma"
 PLAIN = X / RMS_X
 GAIN = GAMMA * X / RMS_X
 FULL = GAMMA * X / RMS_X + BETA
 
 #: (name, preamble, latex, the numbers the equation states, the layer it is compared with)
 CASES = [
-    # the plain output: neither gain nor bias written
-    ("plain", RMS, r"y = \frac{x}{\sqrt{\frac{1}{n}\sum_{i=1}^n x_i^2 + \epsilon}}",
+    # the plain output, the use line says: neither gain nor bias
+    ("plain", RMS0, r"y = \frac{x}{\sqrt{\frac{1}{n}\sum_{i=1}^n x_i^2 + \epsilon}}",
      X / np.sqrt(np.sum(X ** 2) / D + EPS), PLAIN),
-    ("plain.noeps", RMS, r"y = \frac{x}{\sqrt{\frac{1}{n}\sum_{i=1}^n x_i^2}}",
+    ("plain.noeps", RMS0, r"y = \frac{x}{\sqrt{\frac{1}{n}\sum_{i=1}^n x_i^2}}",
      X / np.sqrt(np.sum(X ** 2) / D), PLAIN),
-    ("plain.bare", RMS, r"\frac{x}{\mathrm{RMS}(x)}", X / RMS_X, PLAIN),
-    # the gain only (PyTorch, MLX): y_nobias
-    ("gain", RMS, r"y = \frac{x}{\mathrm{RMS}(x)} \gamma", GAMMA * X / RMS_X, GAIN),
-    ("gain.weight", RMS, r"y = \frac{x}{\mathrm{RMS}(x)} \cdot weight", GAMMA * X / RMS_X, GAIN),
-    ("gain.divided", RMS, r"y = \frac{x}{\gamma\,\mathrm{RMS}(x)}", X / (GAMMA * RMS_X), GAIN),
-    ("gain.unbiased", RMS, r"y = \frac{x}{\sqrt{\frac{1}{n-1}\sum_{i=1}^n x_i^2 + \epsilon}}\gamma",
+    ("plain.bare", RMS0, r"\frac{x}{\mathrm{RMS}(x)}", X / RMS_X, PLAIN),
+    # the gain only (PyTorch, MLX)
+    ("gain", RMSG, r"y = \frac{x}{\mathrm{RMS}(x)} \gamma", GAMMA * X / RMS_X, GAIN),
+    ("gain.weight", RMSG, r"y = \frac{x}{\mathrm{RMS}(x)} \cdot weight", GAMMA * X / RMS_X, GAIN),
+    ("gain.divided", RMSG, r"y = \frac{x}{\gamma\,\mathrm{RMS}(x)}", X / (GAMMA * RMS_X), GAIN),
+    ("gain.unbiased", RMSG, r"y = \frac{x}{\sqrt{\frac{1}{n-1}\sum_{i=1}^n x_i^2 + \epsilon}}\gamma",
      GAMMA * X / np.sqrt(np.sum(X ** 2) / (D - 1) + EPS), GAIN),
-    ("gain.eps.outside", RMS, r"y = \frac{x}{\sqrt{\frac{1}{n}\sum_{i=1}^n x_i^2}+\epsilon}\gamma",
+    ("gain.eps.outside", RMSG, r"y = \frac{x}{\sqrt{\frac{1}{n}\sum_{i=1}^n x_i^2}+\epsilon}\gamma",
      GAMMA * X / (np.sqrt(np.sum(X ** 2) / D) + EPS), GAIN),
     # MindSpore r2.3.1's typo: the root closes after 1/n
-    ("gain.root.early", RMS, r"y = \frac{x}{\sqrt{\frac{1}{n}}\sum_{i=1}^n x_i^2+\epsilon}\gamma",
+    ("gain.root.early", RMSG, r"y = \frac{x}{\sqrt{\frac{1}{n}}\sum_{i=1}^n x_i^2+\epsilon}\gamma",
      GAMMA * X / (np.sqrt(1 / D) * np.sum(X ** 2) + EPS), GAIN),
     # gain and bias (Marian)
     ("full", RMS, r"\frac{x}{\sqrt{\frac{1}{N}\sum x^2 + \mathrm{eps}}} \times \gamma + \beta",
@@ -79,12 +83,12 @@ CASES = [
      r"\frac{x}{\sqrt{\frac{1}{N-1}\sum x^2 + \mathrm{eps}}} \times \gamma + \beta",
      X / np.sqrt(np.sum(X ** 2) / (D - 1) + EPS) * GAMMA + BETA, FULL),
     ("full.words", RMS, r"y = \frac{x}{\mathrm{RMS}(x)} \cdot weight + bias", FULL, FULL),
-    # a bias without the gain is compared with the full layer, so the lost gain is refuted
-    ("full.nogain", RMS, r"y = \frac{x}{\mathrm{RMS}(x)} + \beta", X / RMS_X + BETA, FULL),
+    # a bias without the gain, false for both readings (the gain at 1: the bias sign)
+    ("full.nogain", RMS, r"y = \frac{x}{\mathrm{RMS}(x)} - \beta", X / RMS_X - BETA, FULL),
     # the document's vector gamma: entrywise (MindSpore's stable formula and its typo)
-    ("vector", RMS4G, r"y=\frac{x_i}{\sqrt{\frac{1}{n}\sum_{i=1}^{n}{ x_i^2}+\varepsilon}}\gamma_i",
+    ("vector", RMS4GG, r"y=\frac{x_i}{\sqrt{\frac{1}{n}\sum_{i=1}^{n}{ x_i^2}+\varepsilon}}\gamma_i",
      X / np.sqrt(np.sum(X ** 2) / D + EPS) * G, G * X / RMS_X),
-    ("vector.root.early", RMS4G,
+    ("vector.root.early", RMS4GG,
      r"y=\frac{x_i}{\sqrt{\frac{1}{n}}\sum_{i=1}^{n}{ x_i^2}+\varepsilon }\gamma_i",
      X / (np.sqrt(1 / D) * np.sum(X ** 2) + EPS) * G, G * X / RMS_X),
     ("vector.bias", RMS4G, r"y_i = \frac{x_i}{\mathrm{RMS}(x)} \gamma_i + \beta",
@@ -106,13 +110,12 @@ def test_the_table_has_both_kinds() -> None:
 
 
 @pytest.mark.parametrize("pre, latex, let, claim", [
-    (RMS, r"y = \frac{x}{\mathrm{RMS}(x)}", "let y_noaffine = RMS(x)", "y_noaffine == "),
-    (RMS, r"y = \frac{x}{\mathrm{RMS}(x)} \gamma", "let y_nobias = gamma * RMS(x)",
-     "y_nobias == "),
+    (RMS0, r"y = \frac{x}{\mathrm{RMS}(x)}", "let y = RMS(x)", "y == "),
+    (RMSG, r"y = \frac{x}{\mathrm{RMS}(x)} \gamma", "let y = gamma * RMS(x)", "y == "),
     (RMS, r"\frac{x}{\mathrm{RMS}(x)} \gamma + \beta", "let y = gamma * RMS(x) + beta * ones",
      "y == "),
-    (RMS4G, r"y_i = \frac{x_i}{\mathrm{RMS}(x)} \gamma_i",
-     "let y_nobias = hadamard(gamma, RMS(x))", "y_nobias == "),
+    (RMS4GG, r"y_i = \frac{x_i}{\mathrm{RMS}(x)} \gamma_i",
+     "let y = hadamard(gamma, RMS(x))", "y == "),
     ("use rmsnorm(affine=elementwise)", r"\frac{x}{\mathrm{RMS}(x)} * \gamma", None,
      "y == hadamard("),
 ])
@@ -121,6 +124,20 @@ def test_read_as_names_the_output_used(pre, latex, let, claim) -> None:
     statements = [st for _, st, _ in got]
     assert let is None or let in statements, got
     assert any(s != "defined" and st.startswith(claim) for s, st, _ in got), got
+
+
+@pytest.mark.parametrize("latex, stated, other", [
+    (r"y = \frac{x}{\mathrm{RMS}(x)}", PLAIN, PLAIN),
+    (r"y = \frac{x}{\mathrm{RMS}(x)} \gamma", GAIN, GAIN),
+    (r"y = \frac{x}{\mathrm{RMS}(x)} + \beta", X / RMS_X + BETA, X / RMS_X + BETA),
+])
+def test_plain_use_rmsnorm_with_a_parameter_dropped_is_two_readings(latex, stated,
+                                                                      other) -> None:
+    # false for the layer with gain and bias, true for the one without what is dropped
+    assert not same(stated, FULL) and same(stated, other)
+    got = [r for r in rows(RMS, latex) if r[0] != "defined"]
+    assert [r[0] for r in got] == ["error"], got
+    assert "two readings" in got[0][2] and "without them proved" in got[0][2], got
 
 
 def test_elementwise_keeps_its_gain() -> None:
@@ -214,13 +231,14 @@ def test_d2l_batchnorm_per_feature_gain_is_refused() -> None:
 def test_d2l_layer_norm_without_the_arrow_is_the_output() -> None:
     """LN(x) = (x - \\hat\\mu)/\\hat\\sigma with use layernorm, no arrow: the layer's name
     applied to the input x is the output (tests/test_latex_layer_names.py), here without
-    affine parameters; d2l's sigma-hat holds eps, so it is proved, and a doubled eps refuted.
+    affine parameters (the use line says so); d2l's sigma-hat holds eps, so it is proved, and
+    a doubled eps refuted.
     (d2l's map written with its arrow, x -> LN(x) = ..., is read:
     tests/test_latex_words_tensor.py.)"""
-    got = rows(LN + "\nlet n = d", r"\textrm{LN}(\mathbf{x}) = "
-                                   r"\frac{\mathbf{x} - \hat{\mu}}{\hat\sigma},")
+    none = "use layernorm(affine=none)\nlet n = d"
+    got = rows(none, r"\textrm{LN}(\mathbf{x}) = \frac{\mathbf{x} - \hat{\mu}}{\hat\sigma},")
     assert [s for s, _, _ in got if s != "defined"] == ["proved"], got
-    assert got[0][1] == "y_noaffine == (x - muhat * ones) / sigmahat", got
-    got = rows(LN + "\nlet n = d", r"\textrm{LN}(\mathbf{x}) = "
-                                   r"\frac{\mathbf{x} - \hat{\mu}}{2\hat\sigma},")
+    assert got[0][1] == "y == (x - muhat * ones) / sigmahat", got
+    got = rows(none, r"\textrm{LN}(\mathbf{x}) = "
+                     r"\frac{\mathbf{x} - \hat{\mu}}{2\hat\sigma},")
     assert "refuted" in [s for s, _, _ in got], got

@@ -69,12 +69,18 @@ def test_a_condition_becomes_a_hypothesis_of_the_chain_before_it():
 
 @pytest.mark.parametrize("latex", [
     r"y = \hat x \quad \text{if}\ \gamma = 2",  # the wrong condition
-    r"y = \hat x \quad \text{if}\ \gamma = 1",  # one condition missing
     r"a = 1 \quad \text{if } a^2 = 1",
     r"\hat x = \frac{x-\mu}{\sigma}\quad\text{for}\ \epsilon = 1",
 ])
 def test_a_claim_false_under_its_condition_is_refuted(latex):
     assert statuses(latex) == ["refuted"]
+
+
+def test_a_condition_that_leaves_the_bias_free_is_two_readings():
+    # gamma = 1 with beta free: false for the layer with a bias, true for one without
+    out = rows(r"y = \hat x \quad \text{if}\ \gamma = 1")
+    assert [s for s, _, _ in out] == ["error"], out
+    assert "two readings" in out[0][1] or "two readings" in out[0][2], out
 
 
 def test_conditions_apply_row_by_row():

@@ -100,6 +100,7 @@ def test_slash_derivative_refusals(preamble: str, latex: str, words: tuple[str, 
 
 _CAFFE = r"dE/dX = (1/sqrt(var+eps)) * (dE/dY - mean(dE/dY) - mean(dE/dY * Y) * Y)"
 _CAFFE_PRE = "use batchnorm\nlet X = x\nlet Y = y\nvector dE_dY"
+_CAFFE_PRE_NONE = _CAFFE_PRE.replace("use batchnorm", "use batchnorm(affine=none)")
 
 
 def _caffe_numpy(dy, two=1.0):
@@ -114,15 +115,15 @@ def _caffe_dx(dy):
 
 
 def test_caffe_formula_without_affine_parameters_is_about_that_layer() -> None:
-    """No gamma, beta written: the layer without them (as y = \\hat x is read), stated as
-    `given gamma == 1, beta == 0`; it was refuted with the full affine y."""
+    """No gamma, beta written: Caffe's BatchNorm layer has none, which the use line says
+    (affine=none); under plain use batchnorm it is two readings (false with them)."""
     assert _same(_caffe_dx(_DY), _caffe_numpy(_DY))
-    got = [r for r in verdicts(_CAFFE_PRE, _CAFFE) if r[1] != "defined"]
+    assert not _same(_bn_dx(_DY), _caffe_numpy(_DY))  # with the gain and bias: false
+    got = [r for r in verdicts(_CAFFE_PRE_NONE, _CAFFE) if r[1] != "defined"]
     assert [s for _, s, _ in got] == ["proved"], got
-    from symnorm.check.run import check_text
-    text = f"```symnorm\n{_CAFFE_PRE}\n```\n\n```latex eq\n{_CAFFE}\n```\n"
-    (v,) = [v for v in check_text(text, "c.md", sandbox=False).verdicts if v.status != "defined"]
-    assert v.statement.endswith("given gamma == 1, beta == 0"), v.statement
+    got = [r for r in verdicts(_CAFFE_PRE, _CAFFE) if r[1] != "defined"]
+    assert [s for _, s, _ in got] == ["error"], got
+    assert "two readings" in got[0][2] and "`use batchnorm(affine=none)`" in got[0][2], got
 
 
 @pytest.mark.parametrize("old, new, two", [
@@ -132,7 +133,7 @@ def test_caffe_formula_without_affine_parameters_is_about_that_layer() -> None:
 def test_caffe_formula_variants_are_refuted(old, new, two) -> None:
     assert not _same(_caffe_dx(_DY), _caffe_numpy(_DY, two=two))
     assert _CAFFE.count(old) == 1
-    got = verdicts(_CAFFE_PRE, _CAFFE.replace(old, new))
+    got = verdicts(_CAFFE_PRE_NONE, _CAFFE.replace(old, new))
     assert [s for _, s, _ in got if s != "defined"] == ["refuted"], got
 
 

@@ -15,6 +15,7 @@ from test_latex_real_world2 import EPS, GAMMA, BETA, _X, _mu, _same, _var, verdi
 LN = "use layernorm"
 BN = "use batchnorm"
 RMS = "use rmsnorm"
+BN_NONE = "document use batchnorm(affine=none)"
 M = len(_X)
 XH = (_X - _mu(_X)) / np.sqrt(_var(_X) + EPS)  # the normalized vector
 MS = float(_X @ _X) / M                         # mean square
@@ -85,14 +86,19 @@ CASES = [
      lambda: True),
     ("entrywise.eps", LN, r"y = \gamma \frac{x_i - \mu}{\sqrt{\sigma^2 - \epsilon}} + \beta",
      lambda: _same(GAMMA * (_X - _mu(_X)) / np.sqrt(_var(_X) - EPS) + BETA, GAMMA * XH + BETA)),
-    ("plain.output", BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}", lambda: True),
-    ("plain.output.sign", BN, r"y = \frac{x + \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}",
+    # the layer without affine parameters, as the use line says (document-wide, since the
+    # equation sits in a latex block of its own)
+    ("plain.output", BN_NONE, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}",
+     lambda: True),
+    ("plain.output.sign", BN_NONE, r"y = \frac{x + \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}",
      lambda: _same((_X + _mu(_X)) / np.sqrt(_var(_X) + EPS), XH)),
-    # writing beta alone gives the full output: the gain gamma is then missing
-    ("plain.output.beta", BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}} + \beta",
-     lambda: _same(XH + BETA, GAMMA * XH + BETA)),
-    ("plain.output.gamma", LN, r"y = \gamma\frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}}",
-     lambda: _same(GAMMA * XH, GAMMA * XH + BETA)),
+    # beta alone, and gamma alone, false for the layer with both and for the one without
+    # either (a layer with only a gain, or only a bias, would be a third reading)
+    ("plain.output.beta", BN, r"y = 2\frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}} + \beta",
+     lambda: _same(2 * XH + BETA, GAMMA * XH + BETA) or _same(2 * XH + BETA, XH + BETA)),
+    ("plain.output.gamma", LN, r"y = \gamma\frac{x + \mu}{\sqrt{\sigma^2 + \epsilon}}",
+     lambda: _same(GAMMA * (_X + _mu(_X)) / np.sqrt(_var(_X) + EPS), GAMMA * XH + BETA)
+     or _same(GAMMA * (_X + _mu(_X)) / np.sqrt(_var(_X) + EPS), GAMMA * XH)),
     ("approx", LN, r"\hat x \approx \frac{x-\mu}{\sigma}", lambda: True),  # exact at eps = 0
     ("approx.sign", LN, r"\hat x \approx \frac{x+\mu}{\sigma}",
      lambda: _same((_X - _mu(_X)) / np.sqrt(_var(_X)), (_X + _mu(_X)) / np.sqrt(_var(_X)))),
@@ -126,6 +132,23 @@ def test_construct_verdict(name: str, preamble: str, latex: str, truth) -> None:
         assert "refuted" in claims, got
 
 
+@pytest.mark.parametrize("preamble, latex, truths", [
+    # numpy: (with gamma and beta, without them): the two readings disagree
+    (BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}",
+     lambda: (_same(XH, GAMMA * XH + BETA), True)),
+    (BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}} + \beta",
+     lambda: (_same(XH + BETA, GAMMA * XH + BETA), True)),
+    (LN, r"y = \gamma\frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}}",
+     lambda: (_same(GAMMA * XH, GAMMA * XH + BETA), True)),
+])
+def test_an_output_that_drops_a_parameter_is_two_readings(preamble, latex, truths) -> None:
+    assert truths() == (False, True)
+    got = verdicts(preamble, latex)
+    errors = [m for _, s, m in got if s == "error"]
+    assert len(errors) == 1 and "two readings" in errors[0], got
+    assert "(affine=none)" in errors[0] and "without them proved" in errors[0], got
+
+
 def test_false_variants_outnumber_twenty() -> None:
     assert sum(1 for c in CASES if not c[3]()) >= 20
 
@@ -136,8 +159,8 @@ def test_read_as_shows_the_new_readings() -> None:
         text = f"```symnorm\n{pre}\n```\n\n```latex eq\n{latex}\n```\n"
         return [v.statement for v in check_text(text, "t.md", sandbox=False).verdicts]
     assert "x.T * x / d" in read(LN, r"\mu^2 = E[x^2]")[0]
-    assert any(s == "let y_noaffine = BN(x)" for s in read(BN, r"y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + "
-                                                     r"\epsilon}}"))
+    assert any(s == "let y = BN(x)" for s in read(BN_NONE, r"y = \frac{x - \mu_B}{\sqrt{"
+                                                 r"\sigma_B^2 + \epsilon}}"))
     assert any(s == "let weight = gamma" for s in read(LN, r"y = \hat x \cdot weight + bias"))
     assert any("gamma * BN(x) + beta * ones" in s
                for s in read(BN, r"y = BN_{\gamma,\beta}(x)"))

@@ -72,11 +72,11 @@ WORDS_TRUE = [
     ("use layernorm", CUDNN),
     ("use batchnorm", ONNX),
     ("use batchnorm", CUDNN),
-    ("use layernorm", r"output = \frac{input - mean}{\sqrt{var + eps}}"),   # affine=False
-    ("use rmsnorm", r"outputs = \frac{inputs}{rms(inputs)}"),
+    ("use layernorm(affine=none)", r"output = \frac{input - mean}{\sqrt{var + eps}}"),
+    ("use rmsnorm(affine=none)", r"outputs = \frac{inputs}{rms(inputs)}"),
     ("use layernorm", r"\mu = mean(x), \quad \sigma^2 = var(x)"),
     ("use batchnorm", r"\mu = \mathrm{mean}, \quad \sigma^2 = \operatorname{variance}(x)"),
-    ("use rmsnorm", r"y = \frac{x}{rms(x)} \gamma, \quad rms(x) = sqrt(mean(x^2) + eps)"),
+    ("use rmsnorm(affine=gain)", r"y = \frac{x}{rms(x)} \gamma, \quad rms(x) = sqrt(mean(x^2) + eps)"),
     (ALIASES, ONNX_ALIASED),
 ]
 
@@ -229,7 +229,8 @@ TENSOR_TRUE = [
     # the same layout written in another order is the same tensor
     ("use layernorm", r"\mu(t, n) = \frac{1}{C} \sum_{c} src(t, c, n)"),
     # no sum: the statistics at the fixed indices say which index is the vector's
-    ("use batchnorm", BN_DST.replace(r"\gamma(c) \cdot ", "").replace(r" + \beta(c)", "")),
+    ("use batchnorm(affine=none)",
+     BN_DST.replace(r"\gamma(c) \cdot ", "").replace(r" + \beta(c)", "")),
     # the document's own src
     ("vector src", r"\frac{1}{C}\sum_c 2 src(n, c) = \frac{2}{C}\sum_c src(n, c)"),
 ]

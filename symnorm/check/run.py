@@ -18,6 +18,7 @@ import re
 import resource
 import sys
 import time
+from dataclasses import replace
 from collections.abc import Callable, Iterable
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
@@ -29,7 +30,16 @@ from ..lang.context import PreparedClaim
 from ..lang.document import Definition, Document, parse_text, read_document, source_lines
 from ..safetext import LABEL_CHARS, MAX_LABEL
 from .limits import DEFAULT_TIMEOUT, MAX_DPS, MAX_TIMEOUT, MIN_DPS, wall_guard
-from .verdict import DEFINED, ERROR, UNDECIDED, DocumentResult, Verdict
+from .verdict import (
+    DEFINED,
+    ERROR,
+    PROVED,
+    PROVED_FOR,
+    REFUTED,
+    UNDECIDED,
+    DocumentResult,
+    Verdict,
+)
 from .walk import SKIPPED_WORDS, collect_paths, find_documents
 
 __all__ = [
@@ -65,6 +75,35 @@ def _limit_memory(limit: int, parent: int | None = None) -> None:
 
 
 def _work(claim: PreparedClaim, dps: int, timeout: float) -> Verdict:
+    v = _decided(claim, dps, timeout)
+    if not claim.needs_proof:
+        return v
+    if not claim.other_reading:  # the claim reaches no parameter it drops: one reading
+        return v
+    if v.status in (PROVED, PROVED_FOR):
+        v.notes.append("proved with the layer's gain and bias, for all their values, so it "
+                       "holds without them too (the equation writes them not, and the use "
+                       "line does not say which layer it is)")
+        return v
+    # two readings (a LaTeX equation that drops the gain and bias): one verdict only if
+    # the other reading, the parameters dropped at 1 and 0, gives it too
+    other = replace(claim, given=claim.given + claim.other_reading, needs_proof="",
+                    other_reading=())
+    w = _decided(other, dps, timeout) if v.status == REFUTED and claim.other_reading else None
+    if w is not None and w.status == REFUTED:
+        v.notes.append("refuted with the layer's gain and bias, and without them (the "
+                       "equation writes them not): false for either layer")
+        return v
+    seen = f"{v.status}{': ' + v.scope if v.scope else ''}"
+    if w is not None:
+        seen += f"; without them {w.status}{': ' + w.scope if w.scope else ''}"
+    out = _verdict(claim, ERROR, f"{claim.file}:{claim.pos.line}:{claim.pos.col}: "
+                   f"{claim.needs_proof} (read with them it is {seen})")
+    out.seconds = v.seconds + (w.seconds if w is not None else 0.0)
+    return out
+
+
+def _decided(claim: PreparedClaim, dps: int, timeout: float) -> Verdict:
     from .decide import decide
     try:
         return decide(claim, dps=dps, budget=timeout)

@@ -73,6 +73,10 @@ class PreparedClaim:
     source: str = ""
     origin: str = "text"
     assumption_text: tuple[str, ...] = ()
+    #: where the claim as written has two readings (:class:`Claim`): the error it is unless
+    #: both readings give one verdict, and the hypotheses of the other reading
+    needs_proof: str = ""
+    other_reading: tuple[Relation, ...] = ()
 
 
 @dataclass
@@ -146,6 +150,12 @@ class Scope:
     #: gamma, beta; LaTeX reads them so)
     elementwise: set[str] = field(default_factory=set)
     document_elementwise: set[str] = field(default_factory=set)
+    #: vocabularies used with ``affine=none`` (the layer without gain and bias) or
+    #: ``affine=gain`` (a scalar gain, no bias) in this block or document-wide: vocabulary ->
+    #: mode.  Without one, the LaTeX output y has both (an equation that drops them is
+    #: refused as two readings, docs/latex.md)
+    affine_modes: dict[str, str] = field(default_factory=dict)
+    document_affine_modes: dict[str, str] = field(default_factory=dict)
     #: declarations of a `use` line with options (affine=elementwise's vector gamma, beta):
     #: they end with the block (name -> the `use` text and line)
     local_decls: dict[str, str] = field(default_factory=dict)
@@ -214,6 +224,7 @@ class Scope:
         self.local_decls, self.shadowed_decls = {}, {}
         self.block_vocabs = []
         self.elementwise = set(self.document_elementwise)
+        self.affine_modes = dict(self.document_affine_modes)
         self.lets.update(self.shadowed)  # the document's definitions are back
         for name in self.shadowed:
             self.gone.pop(name, None)
@@ -504,12 +515,14 @@ class Scope:
 
     def _use(self, st: Use, document: bool = False) -> None:
         from .parser import parse_statement
-        from .vocab import INT_OPTIONS, VOCABULARIES, vocabulary_text
+        from .vocab import AFFINE_MODES, GAIN_MODE_VOCABS, INT_OPTIONS, VOCABULARIES, \
+            vocabulary_text
         if st.vocab not in VOCABULARIES:
             raise self._err(f"unknown vocabulary {st.vocab!r}", st.pos,
                             "available: " + ", ".join(sorted(VOCABULARIES)))
         opts: dict[str, object] = {}
         eps_value = None
+        mode = None
         shown = ", ".join(f"{k}={v}" for k, v in st.options)
         use_text = f"{'document ' if document else ''}use {st.vocab}" + \
             (f"({shown})" if shown else "")
@@ -530,12 +543,21 @@ class Scope:
                 opts[key] = int(val.value)
             elif key == "affine" and isinstance(val, Name) and val.id == "elementwise":
                 opts[key] = True
+            elif key == "affine" and isinstance(val, Name) and val.id in AFFINE_MODES:
+                if val.id == "gain" and st.vocab not in GAIN_MODE_VOCABS:
+                    raise self._err(f"affine=gain does not apply to {st.vocab}", st.pos,
+                                    "accepted with layernorm, batchnorm and rmsnorm; "
+                                    f"use {st.vocab}(affine=none) for the layer without "
+                                    "gain and bias")
+                mode = val.id  # a LaTeX convention only: the claim language has no y
             else:
                 raise self._err(f"unknown or malformed option {key!r} for {st.vocab}", st.pos,
                                 "accepted: d=INT, eps=NUMBER, eps_inside=0|1, "
-                                "var_denominator=0|1 (1 means N-1); layernorm and rmsnorm: "
-                                "affine=elementwise (vector gamma, beta); groupnorm and "
-                                "instancenorm: groups, channels, spatial (integers)")
+                                "var_denominator=0|1 (1 means N-1); affine=none (no gain, no "
+                                "bias), affine=gain (a gain, no bias; not groupnorm, "
+                                "instancenorm); layernorm and rmsnorm: affine=elementwise "
+                                "(vector gamma, beta); groupnorm and instancenorm: groups, "
+                                "channels, spatial (integers)")
         try:
             text = vocabulary_text(st.vocab, opts)
         except (SpecError, LimitError) as exc:
@@ -567,6 +589,32 @@ class Scope:
             self.elementwise.add(st.vocab)
             if document:
                 self.document_elementwise.add(st.vocab)
+        if mode is not None:
+            self.affine_modes[st.vocab] = mode
+            if document:
+                self.document_affine_modes[st.vocab] = mode
+        if not document:
+            self._shadow_other_meanings()
+
+    def _shadow_other_meanings(self) -> None:
+        """Hide, until the block ends, the names an earlier block's LaTeX equation defined
+        with that block's vocabulary meaning where this block's vocabularies give them
+        another (``y`` of ``use layernorm`` in a block of ``use layernorm(affine=none)`` or
+        ``use rmsnorm``): this block's equations read its own meaning, and the earlier one
+        is back after it.  A where-clause's own meaning is not a vocabulary's, so it stays
+        (and is a conflict there, docs/latex.md)."""
+        from .parser import parse_expression
+        from .vocab import conventions
+        meanings = conventions(self.latex_vocabs(), self.elementwise,
+                               first=set(self.block_vocabs), modes=self.affine_modes).meanings
+        for name, d in list(self.lets.items()):
+            text = meanings.get(name)
+            if text is None or not d.vocab.startswith("use ") or d.local or d.stmt.params \
+                    or d.block == self.block_line or name in self.shadowed:
+                continue
+            if parse_expression(text, "<vocabulary>") != d.stmt.body:
+                self.shadowed[name] = self.lets.pop(name)
+                self.gone.pop(name, None)
 
     def _claim(self, st: Claim) -> None:
         if st.label in self.labels:
@@ -626,7 +674,9 @@ class Scope:
             statement=str(st.relation) + ("  given " + ", ".join(map(str, st.given))
                                           if st.given else ""),
             source=st.source, origin=st.origin,
-            assumption_text=tuple(texts + notes)))
+            assumption_text=tuple(texts + notes), needs_proof=st.needs_proof,
+            other_reading=tuple(self._expand_relation(g) for g in st.other_reading
+                                if _names(g.left) & used)))
 
     def _expand_relation(self, rel: Relation) -> Relation:
         """Expand both sides and check the relation's shapes."""

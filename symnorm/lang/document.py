@@ -197,9 +197,9 @@ def _latex_statement(doc: Document, raw: str, lineno: int) -> None:
 
 def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     try:
-        from .latex import GAIN_OUTPUT, PLAIN_OUTPUT, parse_latex_equation
+        from .latex import parse_latex_equation
         from .latex_env import latex_env
-        from .latex_groups import check_statement, per_channel, sigma_forms
+        from .latex_groups import check_statement, per_channel, per_channel_reading, sigma_forms
     except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
         doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
         return
@@ -230,10 +230,10 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
         for st in stmts:
             check_statement(st, doc.scope, env.entries, doc.path)
             st = per_channel(st, doc.scope, env.entries, doc.path)
+            st = per_channel_reading(st, doc.scope, env.entries)
             doc.scope.add(st)
             if isinstance(st, Let):
-                meaning = {PLAIN_OUTPUT: env.plain_output, GAIN_OUTPUT: env.gain_output}.get(
-                    st.name, env.meanings.get(st.name))
+                meaning = env.meanings.get(st.name)
                 vocabulary = not st.params and meaning is not None and st.body == meaning
                 doc.definitions.append(_definition(st, label, text.strip(),
                                                    uses if vocabulary else ""))

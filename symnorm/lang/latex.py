@@ -46,7 +46,13 @@ from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_onnx import REDUCE_MEAN, onnx_mode, reduce_mean
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
 from symnorm.lang.latex_tokens import BUILTIN_NAMES, DEFINERS, GREEK, IF, tokenize
-from symnorm.lang.vocab import AFFINE_WORDS, SIZE_NAMES, VOCAB_INPUTS, WORD_NAMES
+from symnorm.lang.vocab import (
+    AFFINE_WORDS,
+    GAIN_MODE_VOCABS,
+    SIZE_NAMES,
+    VOCAB_INPUTS,
+    WORD_NAMES,
+)
 from symnorm.lang.syntax import (
     BinOp,
     Call,
@@ -144,13 +150,12 @@ class LatexEnv:
     #: the names an expression expands to through the document's definitions (None when
     #: unknown): the upstream gradient of Y says nothing about a variable Y does not reach
     reaches: Callable[[Expr], set[str] | None] = lambda e: None
-    #: the output without the affine parameters (``N(x)``): what the output name means in an
-    #: equation that writes none of ``affine`` (the layer with ``affine=False``)
+    #: the output without the affine parameters (``N(x)``), where the document did not say
+    #: which parameters the layer has (no ``affine=`` mode): an equation that states the
+    #: output with fewer parameters than the vocabulary's is then refused as two readings
     plain_output: Expr | None = None
-    #: the output with the gain and without the bias (``gamma*RMS(x)``), for a vocabulary
-    #: whose sources differ on the bias (RMSNorm): what the output name means in an equation
-    #: that writes the gain but not the bias
-    gain_output: Expr | None = None
+    #: the block's vocabularies (for the ``use`` lines a message suggests)
+    vocabs: tuple[str, ...] = ()
     #: whether the document's definition of a name is the vocabulary's LaTeX meaning (an
     #: earlier equation defined it so)
     vocab_let: Callable[[str], bool] = lambda n: False
@@ -160,6 +165,8 @@ class LatexEnv:
     #: conventional names this block may not use: name -> why (two vocabularies of the block
     #: give it different meanings, or an earlier block gave it one this block does not)
     conflicts: dict[str, str] = field(default_factory=dict)
+    #: the hint of a conflict where the general one does not fit (name -> hint)
+    conflict_hints: dict[str, str] = field(default_factory=dict)
     #: the declared variable a definition is another name of (``let z = x``: ``x``), else None
     alias: Callable[[str], str | None] = lambda n: None
     #: the vocabulary's computation graph (:mod:`symnorm.lang.latex_graph`) when the block's
@@ -248,16 +255,9 @@ def parse_latex_equation(
         reader.layer_at = set(parser.layer_at)
     reader.writes_affine = _writes_affine(toks, _affine_params(reader.env),
                                           reader.env.latex_aliases)
-    variant = None if layer is not None else \
-        _output_variant(_output_form(toks, raws, reader), reader.env)
-    if variant is not None:
-        # the output with fewer affine parameters has a name of its own, so that a document
-        # that also states the affine output (y = \\gamma \\hat x + \\beta) keeps both meanings
-        out, (name, meaning) = reader.env.output, variant
-        assert out is not None
-        reader.env = replace(reader.env, meanings={**reader.env.meanings, name: meaning})
-        reader.bare_name = name
-        raws = [_rename_left(r, out, name) for r in raws]
+    if layer is None and raws:
+        reader.dropped = _dropped_affine(_output_form(toks, raws, reader), reader.env,
+                                         "states the output")
     return reader.build(raws, label)
 
 
@@ -303,41 +303,47 @@ def _brace_claims(parser: ExprParser, file: str) -> list[RawRel]:
 BUILTIN_STATISTICS = frozenset({"RMS"})
 
 
-#: The name of the vocabulary's output without its affine parameters (``let y_noaffine =
-#: N(x)``): what an equation that states y and writes neither gamma nor beta is about.
-PLAIN_OUTPUT = "y_noaffine"
-#: The name of the output with the gain only (``let y_nobias = gamma*RMS(x)``, use rmsnorm):
-#: what an equation that states y and writes gamma but not beta is about.
-GAIN_OUTPUT = "y_nobias"
+def _dropped_affine(written: frozenset[str] | None, env: LatexEnv, what: str
+                    ) -> tuple[str, tuple[str, ...]]:
+    """The two-readings message of a statement of the output that writes fewer affine
+    parameters than the vocabulary's output has, where the ``use`` line does not say which
+    the layer has, and the parameters it drops; ("", ()) when there is none.
 
-
-def _output_variant(written: frozenset[str] | None, env: LatexEnv) -> tuple[str, Expr] | None:
-    """(name, meaning) of the output an equation states, when not the vocabulary's full one.
-
-    ``written``: the affine parameters a statement of the output writes (None: the output
-    keeps its full meaning).  None written: the output without affine parameters; the gain
-    and not the bias, with a vocabulary whose sources differ on the bias: the gain output.
+    ``written``: the affine parameters a statement of the output writes (None: it states
+    no formula of the output).  ``y = \\hat x`` under plain ``use layernorm`` is either a
+    claim about the layer with gain and bias or one about a layer without them (PyTorch's
+    ``affine=False``, Caffe's BatchNorm), and the classic typo that drops the gain reads the
+    same.  The claim is checked with the parameters, for all their values: a proof holds at
+    gamma = 1, beta = 0 too, so it stands for both readings; a claim refuted with them is
+    checked without them (the dropped ones at 1 and 0), and refuted only if false there too;
+    else this is the error (red team 15: 26 statements were read as the layer without affine
+    parameters, symnorm/check/run.py).
     """
-    if written is None:
-        return None
-    if not written and env.plain_output is not None:
-        return PLAIN_OUTPUT, env.plain_output
-    if env.gain_output is not None and written == {"gamma"}:
-        return GAIN_OUTPUT, env.gain_output
-    return None
+    params = _affine_params(env)
+    if written is None or env.plain_output is None or not params or set(params) <= written:
+        return "", ()
+    out = env.output
+    full = env.meanings.get(out) if out is not None else None
+    missing = " and ".join(f"\\{a}" for a in params if a not in written)
+    use = f"use {env.vocabs[0]}" if env.vocabs else "use ..."
+    modes = [f"`{use}(affine=none)` (no gain, no bias: PyTorch's affine=False)"]
+    if ("gamma" in written or not written) and use.split()[-1] in GAIN_MODE_VOCABS:
+        modes.append(f"`{use}(affine=gain)` (a gain, no bias)")
+    return (f"the equation {what} {out} without {missing}, while {use}'s {out} is {full}: "
+            "two readings, that layer or one without them, which give different verdicts; "
+            "say in the use line which layer the source means: " + ", ".join(modes)
+            + f", or write {missing}"), tuple(a for a in params if a not in written)
 
 
 def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: ExprParser,
                file: str) -> tuple[frozenset[str], Expr] | None:
     """The layer names an equation applies to arguments other than the input x
     (``LN(x + 3\\mathbf 1) = LN(x)``), with the layer map they read as: the vocabulary's
-    output with the input replaced by the argument, the affine parameters the equation
-    writes choosing which output (as for ``y``: none written, the layer without them;
-    with use rmsnorm the gain alone, ``y_nobias``).  None where no such call is made.
+    output with the input replaced by the argument.  None where no such call is made.
 
-    ``LN(x)`` in such an equation is the same map at x.  The output's name written as such
-    (``y``, ``output``, an alias ``Y``) beside a layer map without the affine parameters is
-    an error naming both readings: y is the full layer, while the map is read without them.
+    ``LN(x)`` in such an equation is the same map at x.  A formula for the map that writes
+    fewer affine parameters than the output has is refused as :func:`_refuse_dropped_affine`
+    refuses ``y = ...``, unless the ``use`` line states the layer (``affine=none``).
     """
     env, out, names = reader.env, parser.output, parser.layer_names
     if out is None or not names or out not in env.meanings:
@@ -357,9 +363,15 @@ def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: E
         raise _err(f"{sorted(calls)[0]}(...): the output {out} = {full} is not a map of its "
                    "input alone, so the layer at another argument cannot be read",
                    raws[0].pos, file)
-    meaning = full
-    if env.plain_output is not None and not any(t.text == "\\partial" for t in toks) \
-            and not parser.differentials:
+    if env.plain_output is not None and params and not any(
+            t.text == "\\partial" for t in toks) and not parser.differentials:
+        # a formula stated for the layer map (\mathrm{LN}(x) = \frac{x-\mu}{\sigma}) that
+        # drops an affine parameter has two readings, as y = ... has; an equation between
+        # layer maps alone (LN(x + 3) = LN(x)) is about the declared layer
+        def layered(side: object) -> bool:
+            return any(isinstance(n, Call) and n.func in names or isinstance(
+                n, (Name, Indexed)) and n.id == out for n in _walk(side))
+        formula = [r for r in raws if r.cond_of == -1 and layered(r.left) != layered(r.right)]
         written = {a for a in params if _writes_affine(toks, (a,), env.latex_aliases)}
         known = True
         for r in raws:
@@ -374,27 +386,10 @@ def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: E
                     found = env.reaches(Name(n, r.pos))
                     known = known and found is not None
                     written |= set(params) & (found or set())
-        variant = _output_variant(frozenset(written), env) if known else None
-        if variant is not None:
-            meaning = variant[1]
-    if meaning is not full:
-        tags = parser.layer_tags
-        for r in raws:
-            for side in (r.left, r.right):
-                stack: list[object] = [side]
-                while stack:
-                    node = stack.pop()
-                    if isinstance(node, (Name, Indexed)) and node.id == out \
-                            and (node.pos.line, node.pos.col) not in tags:
-                        raise _err(
-                            f"{out} beside the layer map {sorted(calls)[0]}(...): the "
-                            f"equation writes no affine parameter, so the layer map reads "
-                            f"as {meaning} at its argument, while {out} names the output "
-                            f"with them, {full}: two readings of one layer", node.pos, file,
-                            f"write {sorted(calls)[0]}(x) for the layer at x, or write the "
-                            "affine parameters (\\gamma, \\beta) to mean the full layer")
-                    stack.extend(_children(node))
-    return frozenset(calls), meaning
+        if formula and known:
+            reader.dropped = _dropped_affine(
+                frozenset(written), env, f"states the layer map {sorted(calls)[0]}(...) as")
+    return frozenset(calls), full
 
 
 def _affine_params(env: LatexEnv) -> tuple[str, ...]:
@@ -415,16 +410,6 @@ def _walk(e: object) -> Iterator[object]:
         stack.extend(_children(node))
 
 
-
-
-def _rename_left(r: RawRel, out: str, new: str) -> RawRel:
-    """The relation with the output ``out`` on its left side renamed ``new``."""
-    left = r.left
-    if isinstance(left, Name) and left.id == out:
-        left = Name(new, left.pos)
-    elif isinstance(left, Indexed) and left.id == out and left.expr is None:
-        left = Indexed(new, left.index, left.pos)
-    return replace(r, left=left)
 
 
 def _tensor_rows(raws: list[RawRel], reader: _Equation, file: str) -> list[RawRel]:
@@ -483,7 +468,7 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
     derivative, and uses the output nowhere else: then what it writes, directly or through a
     word (``weight``) or a definition of the document, says which layer it describes
     (``y = \\frac{x - \\mu}{\\sqrt{\\sigma^2+\\epsilon}}`` the layer with ``affine=False``, see
-    :func:`_output_variant`).  A statement of the output that uses a declared ``weight`` or
+    :func:`_refuse_dropped_affine`).  A statement of the output that uses a declared ``weight`` or
     ``bias`` is an error: the source means the vocabulary's gamma and beta, the document made
     them other symbols.
     """
@@ -613,11 +598,14 @@ class _Equation:
         self.where_marks: list[tuple[int, int]] = []  # the word where (line, col)
         self._shaping: set[str] = set()  # definitions whose body is being shaped
         #: the name a formula alone is about, when not the output (the output without affine)
-        self.bare_name: str | None = None
         #: whether the equation's tokens write an affine parameter (\\gamma, an alias g)
         self.writes_affine = True
+        #: (two-readings message, dropped parameters) of an equation that drops affine
+        #: parameters (:func:`_dropped_affine`); per written relation for a derivative
+        #: (:meth:`_plain_derivative`)
+        self.dropped: tuple[str, tuple[str, ...]] = ("", ())
+        self._dropped: dict[int, tuple[str, tuple[str, ...]]] = {}
         #: the written relations read for the layer without affine parameters (ids)
-        self._plain_claims: set[int] = set()
         self.subscripts: dict[str, tuple[tuple[str, ...], Pos]] = {}
         #: the sizes of fixed tensor indices the equation uses (``size_t``), declared scalars
         self.sizes: tuple[str, ...] = ()
@@ -680,12 +668,13 @@ class _Equation:
         return self._graph
 
     def _plain_derivative(self, written: RawRel, r: RawRel) -> None:
-        """Mark a derivative relation that writes the output (``Y``, ``dE/dY``, ``dy``) but no
-        affine parameter: it is about the layer without them, as ``y = \\hat x`` is, so its
-        claim holds ``given gamma == 1, beta == 0`` (Caffe's ``dE/dX = (1/sqrt(var+eps)) *
-        (dE/dY - mean(dE/dY) - mean(dE/dY . Y) . Y)``, Y the normalized x, was refuted with
-        the full affine y: red team 13, the latex5 helper's doubt).  A relation that writes
-        a parameter (\\gamma, an alias, a word like ``weight``) keeps the full layer; one
+        """Refuse a derivative relation that writes the output (``Y``, ``dE/dY``, ``dy``) but
+        no affine parameter, where the ``use`` line does not say the layer has none: as for
+        ``y = \\hat x``, it is a claim about the layer with them (Caffe's ``dE/dX =
+        (1/sqrt(var+eps)) * (dE/dY - mean(dE/dY) - mean(dE/dY . Y) . Y)``, Y the normalized
+        x, is false for it) or about a layer without them (Caffe's BatchNorm layer, true),
+        and the classic typo that drops the gain reads the same.  A relation that writes a
+        parameter (\\gamma, an alias, a word like ``weight``) is about the full layer; one
         between inner adjoints only (Ioffe's dl/dsigma^2 by dl/dxhat) is unchanged."""
         env, out = self.env, self.env.output
         if out is None or env.plain_output is None or self.writes_affine or not any(
@@ -713,28 +702,22 @@ class _Equation:
             for v in (node.num, node.var))
             for side in (written.left, written.right) for node in _walk(side))
         if mentions:
-            self._plain_claims.add(id(written))
+            self._dropped[id(written)] = _dropped_affine(frozenset(), env, "differentiates")
 
-    def _plain_hypotheses(self, pos: Pos, rels: tuple[Relation, ...]) -> tuple[Relation, ...]:
-        """``gamma == 1, beta == 0`` (vectors: ``ones``, ``0 * ones``): the layer without its
-        affine parameters, for a derivative marked by :meth:`_plain_derivative`, where the
-        claim ``rels`` (with its graph hypotheses) reaches them."""
-        env, reached = self.env, set()
-        stack = [n for rel in rels for n in names_in(rel.left) | names_in(rel.right)]
-        while stack:
-            n = stack.pop()
-            if n in reached:
-                continue
-            reached.add(n)
-            if n in env.meanings:
-                stack.extend(names_in(env.meanings[n]))
-            elif env.kind(n) == "let":  # a definition of the document (functions: by call)
-                found = env.reaches(Name(n, pos))
-                reached |= set(_affine_params(env)) if found is None else found
+    def _states_output(self, w: RawRel) -> bool:
+        """Whether a written relation is about the output: it writes ``y`` (or an alias) or
+        applies the block's layer name (the where-clause about RMS beside it is not)."""
+        out = self.env.output
+        outs = {out} | {a for a, t in self.env.latex_aliases.items() if t == out}
+        return any(isinstance(n, (Name, Indexed)) and n.id in outs or isinstance(n, Call)
+                   and n.func in self.env.layer_names
+                   for side in (w.left, w.right) for n in _walk(side))
+
+    def _without(self, params: tuple[str, ...], pos: Pos) -> tuple[Relation, ...]:
+        """``gamma == 1``, ``beta == 0`` (vectors: ``ones``, ``0 * ones``): the layer without
+        the affine parameters ``params``, the other reading of an equation that drops them."""
         out: list[Relation] = []
-        for a in _affine_params(self.env):
-            if a not in reached:
-                continue
+        for a in params:
             vec = self.env.kind(a) == "vector"
             one: Expr = Name("ones", pos) if vec else Num(Fraction(1), pos)
             zero: Expr = BinOp("*", Num(Fraction(0), pos), Name("ones", pos), pos) if vec \
@@ -854,13 +837,15 @@ class _Equation:
             limit = (self._limit(r),) if r.op_text == "\\approx" else ()
             kind = r.op_text[1:] if r.op_text in BRACES else ""  # underbrace1, ...
             counts[kind] = counts.get(kind, 0) + 1
-            plain = self._plain_hypotheses(r.pos, (rel, *graph_given[id(rel)])) \
-                if id(as_written.get(id(r), r)) in self._plain_claims else ()
+            w = as_written.get(id(r), r)
+            why, dropped = self.dropped if self.dropped[0] and self._states_output(w) \
+                else self._dropped.get(id(w), ("", ()))
             out.append(Claim(f"{label}.{kind}{counts[kind]}", rel,
-                             plain + given.get(r.chain, ()) + graph_given[id(rel)] + limit,
+                             given.get(r.chain, ()) + graph_given[id(rel)] + limit,
                              r.pos,
                              source=r.source, origin="latex",
-                             local_assumptions=tuple(assumptions)))
+                             local_assumptions=tuple(assumptions), needs_proof=why,
+                             other_reading=self._without(dropped, r.pos)))
         return out
 
     def _double_affine(self, written: RawRel) -> None:
@@ -996,6 +981,7 @@ class _Equation:
             hit = next((n for n in names if n in self.env.conflicts), None)
             if hit is not None:
                 raise _err(self.env.conflicts[hit], node.pos, self.file,
+                           self.env.conflict_hints.get(hit) or
                            f"write the equation in a block that uses the vocabulary it "
                            f"belongs to, or name the quantity yourself (`let {hit}_2 = "
                            "...` in a symnorm block before the equation)")
@@ -1050,7 +1036,7 @@ class _Equation:
         """A formula alone (``\\frac{x-E[x]}{...}*\\gamma+\\beta``) claims the output is it."""
         if r.op != "":
             return r
-        out = self.bare_name or self.output()
+        out = self.output()
         assert out is not None  # the parser admits a bare formula only then
         return RawRel("==", "=", Name(out, r.pos), r.right, r.pos, r.source)
 

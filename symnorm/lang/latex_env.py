@@ -18,10 +18,10 @@ from .latex_graph import GRAPH_VOCABS, LAYER_GRAPHS, Graph, vocabulary_graph
 from .parser import parse_expression
 from .syntax import Expr, Name, Pos
 from .vocab import (
+    AFFINE_WORDS,
     LATEX_CLAIM_NAMES,
     LAYER_NAMES,
     LATEX_FUNCTIONS,
-    LATEX_GAIN_OUTPUT,
     LATEX_PLAIN_OUTPUT,
     LATEX_SETS,
     LATEX_SOURCE_NAMES,
@@ -91,7 +91,8 @@ def latex_env(scope: Scope) -> LatexEnv:
         ea = expanded(a)
         return a == b or ea is not None and ea == expanded(b)
 
-    conv = conventions(vocabs, scope.elementwise, same, set(scope.block_vocabs))
+    conv = conventions(vocabs, scope.elementwise, same, set(scope.block_vocabs),
+                       scope.affine_modes)
     texts, affine, output = conv.meanings, conv.affine, conv.output
     # the document's own vector gamma (beta) of use rmsnorm: the output is entrywise
     vectors = set(scope.vectors) if set(vocabs) & LATEX_VECTOR_AFFINE else set()
@@ -104,20 +105,12 @@ def latex_env(scope: Scope) -> LatexEnv:
                  for name, pairs in conv.clashes.items()}
     plains = [LATEX_PLAIN_OUTPUT[v] for v in vocabs if v in LATEX_PLAIN_OUTPUT]
     plain_text = plains[0] if plains and all(same(plains[0], p) for p in plains) else None
-    if set(vocabs) & scope.elementwise:
-        # with affine=elementwise the document says the layer has its gain (and bias): a
-        # formula that drops them is refuted, never read as the layer without them
+    if set(vocabs) & (scope.elementwise | set(scope.affine_modes)):
+        # the document says which affine parameters the layer has (affine=elementwise, none,
+        # gain): y is that layer, and a formula that drops a parameter it has is refuted
         plain_text = None
-    gains = {LATEX_GAIN_OUTPUT[v] for v in vocabs if v in LATEX_GAIN_OUTPUT}
-    gain_text = vector_affine(gains.pop(), vectors) if len(gains) == 1 and plain_text \
-        else None
     mine: dict[str, str] = {n: t for v in vocabs for n, t in LATEX_CLAIM_NAMES.get(v, {}).items()}
     mine.update(texts)
-    if plain_text is not None:
-        from .latex import GAIN_OUTPUT, PLAIN_OUTPUT
-        mine[PLAIN_OUTPUT] = plain_text
-        if gain_text is not None:
-            mine[GAIN_OUTPUT] = gain_text
     for name, text in texts.items():
         if expanded(text) is None and text in why:
             # the meaning uses a name this block lacks (a `use` with options ended): say so
@@ -166,13 +159,28 @@ def latex_env(scope: Scope) -> LatexEnv:
             return name in scope.scalars or name in scope.vectors or name in scope.matrices
         return not (let.vocab or let.origin and name in conventional)
 
+    hints: dict[str, str] = {}
+    for v in vocabs:
+        mode = scope.affine_modes.get(v)
+        if mode is None or v in scope.elementwise:
+            continue
+        kept = ("gamma",) if mode == "gain" else ()
+        for param in ("gamma", "beta"):
+            if param not in kept and param not in texts:
+                what = "gain" if param == "gamma" else "bias"
+                words = ", ".join(w for w, a in AFFINE_WORDS.items() if a == param)
+                for name in (param, *(w for w, a in AFFINE_WORDS.items() if a == param)):
+                    conflicts.setdefault(name, f"the layer's {what} (\\{param}, {words}): "
+                                         f"use {v}(affine={mode}) says the layer has none, "
+                                         f"so its output y is {texts.get('y')}")
+                    hints[name] = (f"write use {v} for the layer with gain and bias, or "
+                                   f"declare {name} yourself if the source's {name} is "
+                                   "another quantity")
     conflicts = {n: why for n, why in conflicts.items() if not own(n)}
     functions = {name: (param, parse_expression(body, "<vocabulary>"))
                  for v in vocabs for name, (param, body) in LATEX_FUNCTIONS.get(v, {}).items()}
     plain_output = parse_expression(plain_text, "<vocabulary>") \
         if plain_text is not None and output in meanings else None
-    gain_output = parse_expression(gain_text, "<vocabulary>") \
-        if gain_text is not None and plain_output is not None else None
 
     def vocab_let(name: str) -> bool:
         """Whether the document's definition of ``name`` is this block's meaning of it."""
@@ -214,7 +222,7 @@ def latex_env(scope: Scope) -> LatexEnv:
                     foreign_definition=lambda n: scope.lets[n].stmt.pos.line
                     if n in scope.lets and n not in scope.lets[n].layer_names
                     and not (scope.lets[n].vocab or scope.lets[n].origin) else None,
-                    plain_output=plain_output, gain_output=gain_output, vocab_let=vocab_let,
+                    plain_output=plain_output, vocabs=tuple(vocabs), vocab_let=vocab_let,
                     vocab_private=vocab_private,
                     vectors=lambda: tuple(scope.vectors), functions=functions,
                     layer=scope.layer, dimension=scope.d_value,
@@ -224,7 +232,7 @@ def latex_env(scope: Scope) -> LatexEnv:
                         n for n, let in scope.lets.items() if not let.stmt.params
                         and isinstance(let.expanded, Name) and let.expanded.id == "d"),
                     reaches=reaches,
-                    conflicts=conflicts,
+                    conflicts=conflicts, conflict_hints=hints,
                     sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()},
                     entries=entry_reading(vocabs, {n for n in texts if not own(n)},
                                           {n for n in ("mu", "sigma")

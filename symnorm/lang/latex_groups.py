@@ -386,6 +386,24 @@ def per_channel(st: Statement, scope: Scope, reading: EntryReading | None,
     return replace(st, relation=Relation("==", state(left), state(right), rel.pos))
 
 
+def per_channel_reading(st: Statement, scope: Scope, reading: EntryReading | None
+                        ) -> Statement:
+    """A claim's other reading (``gamma == 1, beta == 0``, :class:`Claim`) with the grouped
+    vocabularies' per-channel gain and bias: ``ggamma1 == 1, ggamma2 == 1, ...``."""
+    if reading is None or reading.prefix is None or not isinstance(st, Claim) \
+            or not st.other_reading:
+        return st
+    prefix, out = reading.prefix, []
+    channels = range(1, len(_layout(scope, prefix)) + 1)
+    for rel in st.other_reading:
+        a = rel.left.id if isinstance(rel.left, Name) else ""
+        if a not in ("gamma", "beta"):
+            out.append(rel)
+            continue
+        out += [replace(rel, left=Name(f"{prefix}{a}{c}", rel.left.pos)) for c in channels]
+    return replace(st, other_reading=tuple(out))
+
+
 def _set_sum(e: Expr, sel: str) -> bool:
     """Whether ``e`` is a sum over the set S_i (``sum(S*v)``, ``u.T*(S*w)``) or a product
     chain with one as a factor."""

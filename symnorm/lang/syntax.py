@@ -231,6 +231,12 @@ class Claim:
     source: str = field(default="", compare=False)
     origin: str = field(default="text", compare=False)
     local_assumptions: tuple[Relation, ...] = ()
+    #: where the claim as written has two readings and this one implies the other (a LaTeX
+    #: equation that drops the gain and bias is read with them: a proof holds at gamma = 1,
+    #: beta = 0 too), the error any verdict but a proof becomes (docs/latex.md)
+    needs_proof: str = field(default="", compare=False)
+    #: the hypotheses of that other reading (``gamma == 1, beta == 0``)
+    other_reading: tuple[Relation, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

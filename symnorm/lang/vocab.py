@@ -156,8 +156,8 @@ LATEX_MEANINGS: dict[str, dict[str, str]] = {
                   "variance": "(P*x).T*(P*x)/d",  # the word: the biased batch variance
                   "NHW": "d"},  # cuDNN, oneDNN: the N*H*W values of one channel
     # the PyTorch RMSNorm docstring's n (Marian's N) is the number of entries averaged: the
-    # dimension.  y: the output with gain and bias (Marian's); an equation that writes fewer
-    # affine parameters is about LATEX_GAIN_OUTPUT or LATEX_PLAIN_OUTPUT instead
+    # dimension.  y: the output with gain and bias (Marian's); affine=gain (PyTorch's
+    # weight only) and affine=none state the others (LATEX_GAIN_OUTPUT, LATEX_PLAIN_OUTPUT)
     "rmsnorm": {"n": "d", "N": "d", "y": "gamma*RMS(x) + beta*ones", **AFFINE_WORDS,
                 # the normalized vector x/r (Zhang and Sennrich's a-bar, the hatted x of
                 # RMSNorm's backward derivations): a node of RMSNorm's computation graph
@@ -247,21 +247,24 @@ LATEX_AFFINE: dict[str, tuple[str, ...]] = {"layernorm": ("gamma", "beta"),
 LATEX_OUTPUT: dict[str, str] = {"layernorm": "y", "batchnorm": "y", "rmsnorm": "y",
                                 "groupnorm": "y", "instancenorm": "y"}
 #: The output of the layer without affine parameters (PyTorch's ``affine=False``, Inox's
-#: BatchNorm): what ``y`` means in an equation that writes neither of the affine parameters
-#: (``y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}``); an equation that writes either
-#: one gets the full ``gamma*N(x) + beta*ones``, so dropping one of them is refuted.
+#: BatchNorm): what ``y`` means with ``use VOCAB(affine=none)``
+#: (``y = \frac{x - \mu_B}{\sqrt{\sigma_B^2 + \epsilon}}``).
 LATEX_PLAIN_OUTPUT: dict[str, str] = {"layernorm": "N(x)", "batchnorm": "BN(x)",
                                       "rmsnorm": "RMS(x)", "groupnorm": "GN(x)",
                                       "instancenorm": "IN(x)"}
-#: Vocabularies whose sources differ on the affine part, so that what an equation writes
-#: says which layer it describes: RMSNorm has a weight only in PyTorch
-#: (``y_i = \frac{x_i}{\mathrm{RMS}(x)} * \gamma_i``), a gain g and an optional bias in
-#: Zhang and Sennrich, gamma and beta in Marian.  An equation that states the output and
-#: writes the gain but not the bias is about this output (named ``y_nobias``); one that writes
-#: the bias is about the full ``y``.  (LayerNorm's and BatchNorm's sources all have both, so
-#: there a formula that drops one of them is refuted.)  ``RMS(x)`` is the claim language's
-#: normalized vector, not LaTeX's scalar ``\mathrm{RMS}(x)``.
-LATEX_GAIN_OUTPUT: dict[str, str] = {"rmsnorm": "gamma*RMS(x)"}
+#: ``use VOCAB(affine=gain)``: the output with a gain and no bias (PyTorch's RMSNorm and
+#: ``LayerNorm(bias=False)``, T5's norm): ``y`` is this, and ``\beta`` has no meaning.
+LATEX_GAIN_OUTPUT: dict[str, str] = {"layernorm": "gamma*N(x)", "batchnorm": "gamma*BN(x)",
+                                     "rmsnorm": "gamma*RMS(x)"}
+#: The ``affine=`` modes that state which affine parameters the layer has, LaTeX conventions
+#: only (the claim language names no output): ``none`` (PyTorch's ``affine=False``,
+#: ``elementwise_affine=False``; Caffe's BatchNorm layer) and ``gain`` (no bias).  Without a
+#: mode the output has both, and an equation that states it with fewer is refused naming
+#: both readings: whether a source's ``y = \hat x`` drops the gain by design or by mistake
+#: is what the document must say, not what the reader may guess.
+AFFINE_MODES = frozenset({"none", "gain"})
+#: The vocabularies ``affine=gain`` applies to (the grouped outputs are per channel).
+GAIN_MODE_VOCABS = frozenset(LATEX_GAIN_OUTPUT)
 #: Vocabularies whose gain (and bias) a document may declare as vectors itself (``use
 #: rmsnorm`` with ``vector gamma``: the frameworks' RMSNorm weight is per element): the
 #: outputs then take the entrywise product (see :func:`vector_affine`).
@@ -303,7 +306,8 @@ class Conventions(NamedTuple):
 
 def conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset(),
                 same: Callable[[str, str], bool] | None = None,
-                first: frozenset[str] | set[str] = frozenset()) -> Conventions:
+                first: frozenset[str] | set[str] = frozenset(),
+                modes: dict[str, str] | None = None) -> Conventions:
     """The meanings, affine parameters, output and clashes of the vocabularies ``vocabs``.
 
     Two vocabularies may give a name meanings that are the same map written differently
@@ -312,21 +316,28 @@ def conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = froz
     is a clash, left out of ``meanings``.  Without ``same`` meanings are compared as text.
     ``first``: the vocabularies the block itself uses; where one of them gives a name a
     meaning, the others' (stated ``document use`` elsewhere) do not count, as the block's
-    own definitions shadow the document's.
+    own definitions shadow the document's.  ``modes``: vocabulary -> ``affine=`` mode
+    (:data:`AFFINE_MODES`), whose output drops the parameters the layer lacks (the words
+    ``weight``, ``bias`` still spell them, so that writing one is an error).
     """
+    modes = modes or {}
     meanings: dict[str, str] = {}
     given: dict[str, list[tuple[str, str]]] = {}
     affine: list[str] = []
     outputs = {LATEX_OUTPUT.get(v, "y" if v in elementwise else None) for v in vocabs} - {None}
     for v in vocabs:
         table = dict(LATEX_MEANINGS.get(v, {}))
+        kept = LATEX_AFFINE.get(v, ())
         if v in elementwise:
             table["y"] = LATEX_ELEMENTWISE[v]
+            kept = ()
+        elif v in modes:
+            kept = ("gamma",) if modes[v] == "gain" else ()
+            table["y"] = LATEX_GAIN_OUTPUT[v] if kept else LATEX_PLAIN_OUTPUT[v]
         for name, text in table.items():
             given.setdefault(name, []).append((v, text))
             meanings.setdefault(name, text)
-        if v not in elementwise:
-            affine += [a for a in LATEX_AFFINE.get(v, ()) if a not in affine]
+        affine += [a for a in kept if a not in affine]
     for name, pairs in given.items():
         own = [p for p in pairs if p[0] in first]
         if own:
@@ -340,7 +351,8 @@ def conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = froz
     return Conventions(meanings, tuple(affine), output, clashes)  # type: ignore[arg-type]
 
 
-def latex_conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset()
+def latex_conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] = frozenset(),
+                      modes: dict[str, str] | None = None
                       ) -> tuple[dict[str, str], tuple[str, ...], str | None]:
     """(meanings, affine parameters, output) of the vocabularies in force.
 
@@ -353,8 +365,11 @@ def latex_conventions(vocabs: list[str], elementwise: frozenset[str] | set[str] 
     'y'
     >>> latex_conventions(["layernorm"], {"layernorm"})[0]["y"]
     'hadamard(gamma, N(x)) + beta'
+    >>> m, affine, _ = latex_conventions(["layernorm"], modes={"layernorm": "none"})
+    >>> m["y"], affine
+    ('N(x)', ())
     """
-    c = conventions(vocabs, elementwise)
+    c = conventions(vocabs, elementwise, modes=modes)
     return c.meanings, c.affine, c.output
 
 
