@@ -71,9 +71,12 @@ REFUSED = {
     "wn.dg": "\\nabla_{g} L: L is neither declared nor defined",
     "wn.dv": "\\nabla_{v} L: L is neither declared nor defined",
     "wn.jacobian": "\\nabla_{v} w: w is neither declared nor defined",
-    # \frac{\partial}{\partial x_i} applied to an expression
-    "dsse.website": "expected a name after \\partial, got '}'",
-    "dsse.quotient": "expected a name after \\partial, got '}'",
+    # \frac{\partial}{\partial x_i} applied to an expression is read (latex_operator.py); the
+    # website's partial has the same index on both (the diagonal, or the graph partial with
+    # mu, sigma^2 held, as the website means it), and the asker's quotient rule writes a
+    # product after the operator ((x_i - mu) times the root, or the derivative of both)
+    "dsse.website": "the same index on both is ambiguous",
+    "dsse.quotient": "a product after \\frac{\\partial}{\\partial x_i} (x_i-\\mu)",
     "dsse.result": "the same index on both is ambiguous",
     # Dynamic Tanh
     "deepwiki.dyt": "tanh() of a vector: tanh applied entrywise",

@@ -21,6 +21,7 @@ from typing import Any
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_groups import reading_for
+from symnorm.lang.latex_operator import OPERATOR, resolve_operator
 from symnorm.lang.latex_index import (
     LOSS,
     SUM_ENTRIES,
@@ -1277,6 +1278,8 @@ class _Equation:
             return Neg(rec(e.operand), e.pos)
         if isinstance(e, Transpose):
             return Transpose(rec(e.operand), e.pos)
+        if isinstance(e, Call) and e.func == OPERATOR:
+            return resolve_operator(self, e)  # \frac{\partial}{\partial x}(..): latex_operator.py
         if isinstance(e, Call):
             affine = self._affine_transform(e)
             if affine is not None:

@@ -29,6 +29,7 @@ from symnorm.lang.latex_index import (
     term_nodes,
 )
 from symnorm.lang.latex_nabla import read_nabla
+from symnorm.lang.latex_operator import operator_ahead, read_operator
 from symnorm.lang.latex_onnx import ONNX_OPERATORS, onnx_identifier, read_onnx_call
 from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
@@ -1028,6 +1029,8 @@ def _arg(p: ExprParser, cmd: Tok) -> Expr:
 
 def _frac(p: ExprParser, t: Tok) -> Expr:
     nxt = p.peek(1)
+    if operator_ahead(p):  # \frac{\partial}{\partial x_i}(..): the operator applied
+        return read_operator(p, t)
     if p.at("{") and nxt is not None and nxt.text == "\\partial":
         return _derivative(p, t)
     if _leibniz(p):
