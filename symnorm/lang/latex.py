@@ -21,6 +21,7 @@ from typing import Any
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_groups import reading_for
+from symnorm.lang.latex_channel import channel_reading
 from symnorm.lang.latex_operator import OPERATOR, resolve_operator
 from symnorm.lang.latex_index import (
     LOSS,
@@ -182,6 +183,9 @@ class LatexEnv:
     vocab_counts: frozenset[str] = frozenset()
     #: per-entry statistics and index sets (latex_groups.EntryReading), or None
     entries: Any = None
+    #: whether the block's one layer vocabulary is batchnorm, which models one channel:
+    #: ``x^{(k)}`` names that channel (latex_channel.py)
+    channels: bool = False
 
 
 def parse_latex_equation(
@@ -230,6 +234,7 @@ def parse_latex_equation(
         or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
     parser.sets = dict(reader.env.sets)
     parser.entries = reading_for(reader.env.entries, toks)  # latex_groups.py
+    parser.channel = channel_reading(reader)  # x^{(k)} under use batchnorm: latex_channel.py
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)

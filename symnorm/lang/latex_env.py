@@ -226,6 +226,7 @@ def latex_env(scope: Scope) -> LatexEnv:
                     reaches=reaches,
                     conflicts=conflicts,
                     sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()},
+                    channels=set(vocabs) & set(LAYER_NAMES) == {"batchnorm"},
                     entries=entry_reading(vocabs, {n for n in texts if not own(n)},
                                           {n for n in ("mu", "sigma")
                                            if kind(n) in ("vector", "matrix")
