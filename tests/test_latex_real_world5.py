@@ -25,9 +25,11 @@ Q = Fraction
 
 #: refused entries, by the construct their first error names
 REFUSED = {
-    # a source's count N beside layernorm's function N: the preamble's `let N = d` is refused
-    "triton.dx": "'N' is the normalizer function N(y) of `use layernorm",
-    "triton.dwdb": "'N' is the normalizer function N(y) of `use layernorm",
+    # a source's count N beside layernorm's function N: the preamble's `let N = d` shadows
+    # the function (test_latex_count_shadow.py); then the tutorial's name label c_1 of an
+    # \underbrace, and its b, which this preamble (unlike TRITON's) does not define
+    "triton.dx": "the label 'c_1' of \\underbrace is neither text nor an equation",
+    "triton.dwdb": "\\nabla_{b}: the document has no quantity b",
     # \gamma\hat{x} with vector gamma (per-element gains written by juxtaposition)
     "kaixih.y": "cannot multiply a vector by a vector",
     # a sum over the N rows of the batch
