@@ -114,6 +114,8 @@ REFUSED = {
              ("mu is not a declared scalar or vector", "held")),
     "power": (BN, r"\frac{\partial}{\partial x^2}(\mu) = 0", ("by the power",)),
     "nothing": (BN, r"\frac{\partial}{\partial x} = 0", ("no expression follows",)),
+    # braces print nothing: {\mu \sigma} looks like the product after the operator
+    "braces": (BN, r"\frac{\partial}{\partial x}{\mu \sigma} = 0", ("the braces print nothing",)),
     # the output without any affine parameter written: the layer with or without them
     "output.plain": (BN, r"\frac{\partial}{\partial x} y = \frac{\partial \hat x}{\partial x}",
                      ("of the output y", "writes no affine parameter", "two readings")),

@@ -22,6 +22,7 @@ from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_groups import reading_for
 from symnorm.lang.latex_channel import channel_reading
+from symnorm.lang.latex_gain import gain_product
 from symnorm.lang.latex_operator import OPERATOR, resolve_operator
 from symnorm.lang.latex_index import (
     LOSS,
@@ -1135,6 +1136,9 @@ class _Equation:
                                "ONNX syntax")
                 if a == b == "column":
                     return Call("hadamard", (left, right), e.pos)
+            elif e.op == "*" and not e.written and (gain := gain_product(
+                    self, replace(e, left=left, right=right), params)) is not None:
+                return gain  # \gamma\hat x with a per-element gain: latex_gain.py
             elif e.op == "*" and e.written == "*" and self._shape(left, params) == "column" \
                     and self._shape(right, params) == "column":
                 # a star between two vectors has one well-typed reading, the entrywise

@@ -22,6 +22,12 @@ never read as a power.  The reading holds only where it is the only one
   ``\gamma^{(j)}`` is an error: two channels);
 * a digit (``\gamma^{(2)}``) on such a name is an error naming its two readings (a power,
   or channel 2); on a symbol the document declares it stays a power.
+
+>>> from symnorm.check.run import check_text
+>>> doc = ("```symnorm\nuse batchnorm\n```\n\n"
+...        "```latex e\ny^{(k)} = \\gamma^{(k)}\\hat x^{(k)} + \\beta\n```\n")
+>>> [(v.label, v.status, str(v.statement)) for v in check_text(doc, "d.md").verdicts][0]
+('e.1', 'proved', 'y == gamma * xhat + beta * ones')
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ derivative (``\frac{\partial \hat x_i}{\partial x_i} = \frac{\partial}{\partial 
 \frac{x_i - \mu}{\sqrt{\sigma^2+\epsilon}}``).  Its reach is decided while parsing
 (:func:`read_operator`): the operand is
 
-* the bracketed group right after the operator (``(..)``, ``[..]``, ``\left(..\right)``),
-  whatever follows it in the sum (``\frac{\partial}{\partial x}(a) + b`` is the derivative
-  of a, plus b), or
+* the bracketed group right after the operator (``(..)``, ``[..]``, ``\left(..\right)``,
+  never braces, which print nothing), whatever follows it in the sum
+  (``\frac{\partial}{\partial x}(a) + b`` is the derivative of a, plus b), or
 * the one factor right after it (``\frac{\partial}{\partial x_i} \sqrt{..}``,
   ``\frac{\partial}{\partial x} \frac{a}{b}``) when the term ends there.
 
@@ -24,6 +24,13 @@ x_i`` (the diagonal of the Jacobian, or the partial along the graph).  The varia
 a declared scalar or vector (x, \gamma, \beta, \epsilon, the document's symbols): by a node
 of a computation graph (``\frac{\partial}{\partial \mu}``) it would leave unsaid which of
 the written quantities are held, so it is an error.
+
+>>> from symnorm.lang.latex import parse_latex_equation
+>>> try:
+...     parse_latex_equation(r"\frac{\partial}{\partial x} a b = 0", "t")
+... except ValueError as exc:
+...     print("two readings" in str(exc))
+True
 """
 
 from __future__ import annotations
@@ -73,6 +80,10 @@ def read_operator(p: ExprParser, t: Tok) -> Expr:
         raise p.err(f"{op} is an operator, and no expression follows it to differentiate", t,
                     f"write {op}\\left( ... \\right) or name the derivative "
                     "(\\frac{\\partial A}{\\partial v})")
+    if nxt.text == "{":  # TeX prints no braces: {a b} after the operator reads as a b
+        raise p.err(f"a braced operand after {op}: the braces print nothing, so the printed "
+                    "formula does not show how far the derivative reaches", nxt,
+                    f"write {op}\\left( ... \\right)")
     start = p.i
     if nxt.text in ("(", "["):
         opener = p.next()
@@ -99,7 +110,7 @@ def read_operator(p: ExprParser, t: Tok) -> Expr:
                     f"whole sum: two readings", after,
                     f"write {op}\\left( ... \\right) around what it differentiates")
     pos = p.pos(t)
-    variable: Expr = Indexed(var, index, pos) if index is not None else Name(var, pos)  # type: ignore[assignment]
+    variable: Any = Indexed(var, index, pos) if index is not None else Name(var, pos)
     return Call(OPERATOR, (operand, variable), pos)
 
 
