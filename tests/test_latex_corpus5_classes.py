@@ -18,6 +18,7 @@ M = len(_X)
 _XH = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
 TRITON = "use layernorm(affine=elementwise)\nlet w = gamma\nlet b = beta\nvector dy"
 LN_DY = "use layernorm\nvector dy"
+N_APPLIED = "use layernorm\nclaim n1: N(x + 3*ones) == N(x)\nlet N = d"
 ONNX = "use layernorm(affine=elementwise)\nlet X = x"
 
 
@@ -136,8 +137,9 @@ REFUSALS = [
     ("use layernorm", r"\sum x_i x_j = 0", "which one it sums over is ambiguous"),
     ("use layernorm", r"\sum_k x_k \sum {x_k} = 0", "the index of an enclosing sum"),
     ("use layernorm", r"\sum{k=1}^d x_k = 0", "lost its underscore"),
-    # let N = d under use layernorm: N is the normalizer function
-    ("use layernorm\nlet N = d", r"\mu = \mu", "'N' is the normalizer function N(y) of"),
+    # let N = d under use layernorm after the document applied N: N is the normalizer
+    # function (never applied, the document's N shadows it: test_latex_count_shadow.py)
+    (N_APPLIED, r"\mu = \mu", "'N' is the normalizer function N(y) of"),
 ]
 
 
@@ -158,6 +160,6 @@ def test_onnx_misleading_messages_are_gone() -> None:
 
 
 def test_let_n_d_message_says_how_to_name_the_count() -> None:
-    got = verdicts("use layernorm\nlet N = d", r"\mu = \mu")
-    msg = got[0][2]
+    got = verdicts(N_APPLIED, r"\mu = \mu")
+    msg = next(m for _, st, m in got if st == "error")
     assert "would replace by a value" in msg and "`let n = d`" in msg and "N(y) keeps" in msg

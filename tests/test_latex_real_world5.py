@@ -25,11 +25,11 @@ Q = Fraction
 
 #: refused entries, by the construct their first error names
 REFUSED = {
-    # a source's count N beside layernorm's function N: the preamble's `let N = d` is refused
-    "triton.dx": "'N' is the normalizer function N(y) of `use layernorm",
-    "triton.dwdb": "'N' is the normalizer function N(y) of `use layernorm",
-    # \gamma\hat{x} with vector gamma (per-element gains written by juxtaposition)
-    "kaixih.y": "cannot multiply a vector by a vector",
+    # a source's count N beside layernorm's function N: the preamble's `let N = d` shadows
+    # the function (test_latex_count_shadow.py); then the tutorial's name label c_1 of an
+    # \underbrace, and its b, which this preamble (unlike TRITON's) does not define
+    "triton.dx": "the label 'c_1' of \\underbrace is neither text nor an equation",
+    "triton.dwdb": "\\nabla_{b}: the document has no quantity b",
     # a sum over the N rows of the batch
     "kaixih.dgamma": "upper bound N of \\sum is not the dimension d",
     "kaixih.dbeta": "upper bound N of \\sum is not the dimension d",
@@ -54,9 +54,6 @@ REFUSED = {
     # MXNet's slices data[:,i,:,...]
     "tvm.bn.stats": "unexpected ':'",
     "tvm.bn.out": "unexpected ':'",
-    # the channel superscript x^{(k)}
-    "ov.bn.xhat": "superscript k is not a defined name",
-    "ov.bn.y": "superscript k is not a defined name",
     "ov.bn.out": "BN_{gamma,beta}(...) is read only of the mini-batch x",  # BN(b_i), b = x
     # ReduceMean(i_k, axes): OpenVINO's mean over k, or the mean of the number i_k
     "ov.mvn.center": "ReduceMean of an indexed entry",
@@ -71,9 +68,12 @@ REFUSED = {
     "wn.dg": "\\nabla_{g} L: L is neither declared nor defined",
     "wn.dv": "\\nabla_{v} L: L is neither declared nor defined",
     "wn.jacobian": "\\nabla_{v} w: w is neither declared nor defined",
-    # \frac{\partial}{\partial x_i} applied to an expression
-    "dsse.website": "expected a name after \\partial, got '}'",
-    "dsse.quotient": "expected a name after \\partial, got '}'",
+    # \frac{\partial}{\partial x_i} applied to an expression is read (latex_operator.py); the
+    # website's partial has the same index on both (the diagonal, or the graph partial with
+    # mu, sigma^2 held, as the website means it), and the asker's quotient rule writes a
+    # product after the operator ((x_i - mu) times the root, or the derivative of both)
+    "dsse.website": "the same index on both is ambiguous",
+    "dsse.quotient": "a product after \\frac{\\partial}{\\partial x_i} (x_i-\\mu)",
     "dsse.result": "the same index on both is ambiguous",
     # Dynamic Tanh
     "deepwiki.dyt": "tanh() of a vector: tanh applied entrywise",
@@ -81,7 +81,10 @@ REFUSED = {
     "onenought.dyt": "tanh() of a vector: tanh applied entrywise",
 }
 #: accepted true entries whose rows are all definitions
-DEFINED_ONLY = {"wn.w": "w", "ov.bn.norm": "bhat", "onnx.ln.mean": "Mean"}
+DEFINED_ONLY = {"wn.w": "w", "ov.bn.norm": "bhat", "onnx.ln.mean": "Mean",
+                # the channel superscript x^{(k)} is read (latex_channel.py): OpenVINO's
+                # \hat y^{(k)} is a name of its own, defined
+                "ov.bn.y": "yhat"}
 #: The two wrong verdicts this corpus found (limei.forward: the README's own r = 1/RMS(x),
 #: defined in the equation that uses it, was refuted against use rmsnorm's r = RMS(x);
 #: limei.dxhat.diff: a forward differential read as adjoints) are now refusals, above.
@@ -98,13 +101,15 @@ def test_corpus5_size_and_acceptance() -> None:
     assert not set(REFUSED) & set(DEFINED_ONLY)
     # at least 12 public sources, by key prefix
     assert len({k.split(".")[0] for k in ENTRIES}) >= 12
-    # 20 of 57 accepted verbatim, every one with the right verdict (3 defined only); as
+    # 23 of 57 accepted verbatim, every one with the right verdict (4 defined only): 20
+    # before the channel superscript x^{(k)} was read (ov.bn.xhat proved, ov.bn.y defined)
+    # and the juxtaposed per-element gain \gamma\hat{x} (kaixih.y proved); as
     # collected, 17 were accepted and 2 of them wrongly refuted (limei.forward,
     # limei.dxhat.diff, now refused: two readings); then 15, and 20 with OpenVINO's
     # \sum {o_k^2} (ov.mvn.inside, ov.mvn.outside, both refuted as false) and the ONNX /
     # OpenVINO operator words (ov.rms, ov.rms.scale proved, onnx.ln.mean defined)
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 57 and accepted >= 20 and accepted - len(DEFINED_ONLY) >= 17
+    assert len(CORPUS) == 57 and accepted >= 23 and accepted - len(DEFINED_ONLY) >= 19
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:
@@ -392,6 +397,9 @@ VARIANTS = {
                     lambda: _same((_X - _MU) / np.sqrt(np.sqrt(_VAR) + EPS), _ln(_X))),
     "limei.dw": (r"\odot \hat{\mathbf{x}}", r"\odot \mathbf{x}",
                  lambda: _same(_rms_grads(_X, _DY, _G)[1], _DY * _X)),
+    "kaixih.y": (r"+ \beta", r"- \beta", lambda: _same(_G * _XH - _B, _ln_affine())),
+    "ov.bn.xhat": (r"+ \epsilon", r"- \epsilon", lambda: _same(
+        (_X - _MU) / np.sqrt(_VAR - EPS), _bn(_X))),
     "ov.bn.mu": (r"\frac{1}{m}", r"\frac{1}{m-1}", lambda: _same(np.sum(_X) / (M - 1), _MU)),
     "ov.bn.var": (r"- \mu_{\mathcal{B}}", r"+ \mu_{\mathcal{B}}",
                   lambda: _same(np.sum((_X + _MU) ** 2) / M, _VAR)),

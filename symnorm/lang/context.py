@@ -18,6 +18,7 @@ Prepared claims are plain frozen data, so they can be pickled to a worker proces
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
@@ -137,6 +138,12 @@ class Scope:
     #: claim-language meaning): alias -> (the LaTeX name, the line of the let); LaTeX
     #: equations read the alias as that name
     latex_aliases: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: a vocabulary's function that the document's own value of the same name shadows
+    #: (``let N = d`` under use layernorm, Triton's count): name -> (the name the
+    #: vocabulary's function keeps, the line of the document's let)
+    shadowed_functions: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: the functions the document's own statements applied (``N(x)`` in a claim)
+    applied: set[str] = field(default_factory=set)
     #: (local, settings note, use text) while a `use` adds its lines
     _using: tuple[bool, str, str] | None = None
     #: while a `use` with options adds its lines: the names only its options declare
@@ -247,6 +254,8 @@ class Scope:
             raise self._err("`document` applies to settings only: `document use ...`, "
                             "`document assume ...` or `document let d = N`", st.pos,
                             "declarations and definitions hold for the whole document already")
+        if self._using is None:  # the document's own statement: the functions it applies
+            self.applied |= _applied(st)
         if isinstance(st, Declare):
             for n in st.names:
                 self._declare(st.kind, n, st.pos)
@@ -413,6 +422,34 @@ class Scope:
             f"count of entries write d in the equation, or give the count another name "
             f"(`let n = d`) and write that name; {f} keeps its meaning")
 
+    def _shadow_function(self, st: Let, old: _Def) -> str | None:
+        """``let N = d`` where N is a vocabulary's function the document never applied: the
+        document's N is its own value from here on, and the vocabulary's function keeps its
+        meaning under the name returned (``N_layernorm``), which the vocabulary's LaTeX
+        meanings (``\\hat x``: ``N(x)``) use (latex_env.py); its definitions made through N
+        (J, y) were expanded when the vocabulary was used.  None where the document applied
+        N already (then its claims and the new value would give N two meanings) or the name
+        is taken: the caller refuses the let."""
+        m = re.search(r"use (\w+)", old.origin)
+        kept = f"{st.name}_{m.group(1) if m else 'vocabulary'}"
+        if st.name in self.applied or kept in self.lets or self.is_defined(kept) \
+                or st.name in self.shadowed_functions:
+            return None
+        self.lets[kept] = old
+        self.shadowed_functions[st.name] = (kept, st.pos.line)
+        return kept
+
+    def _shadowed_call_err(self, f: str, pos: Pos) -> SourceError:
+        """``N(x)`` after ``let N = d`` shadowed the vocabulary's normalizer N(y)."""
+        kept, line = self.shadowed_functions[f]
+        use = self.lets[kept].origin.removeprefix("document ") if kept in self.lets else "use"
+        return self._err(f"{f}(...): {f} is the document's value `let {f} = "
+                         f"{self.lets[f].stmt.body}` (line {line}), and `{use}` names its "
+                         f"normalizer function {f}(y): two meanings of one name", pos,
+                         f"the document's {f} is a value here; for the layer write its "
+                         f"quantities (J, y; \\hat x in LaTeX), or give the count another "
+                         f"name (`let n = d`) and keep {f}(y)")
+
     def _let(self, st: Let, document: bool = False) -> None:
         if st.name == self.layer:
             raise self._err(f"{st.name!r} is the layer letter (layer {st.name})", st.pos)
@@ -457,7 +494,10 @@ class Scope:
                 self.shadowed[st.name] = old  # the block's `use` options: its own names
                 shadowing = True
             elif old.origin and old.stmt.params and not st.params and self._using is None:
-                raise self._vocab_function_err(st, old)
+                kept = self._shadow_function(st, old)  # let N = d: Triton's count
+                if kept is None:
+                    raise self._vocab_function_err(st, old)
+                shadowing = True
             else:
                 where = (f"in this block (line {old.stmt.pos.line})"
                          if old.block == self.block_line else f"(line {old.stmt.pos.line})")
@@ -487,7 +527,10 @@ class Scope:
                 self.lets[st.name] = d
         except (SourceError, LimitError, RecursionError) as exc:
             self.lets.pop(st.name, None)
-            if shadowing:
+            if shadowing and st.name in self.shadowed_functions:
+                kept = self.shadowed_functions.pop(st.name)[0]
+                self.lets[st.name] = self.lets.pop(kept)
+            elif shadowing:
                 self.lets[st.name] = self.shadowed.pop(st.name)
             if isinstance(exc, RecursionError):
                 raise self._err("definition nested too deeply", st.pos) from None
@@ -794,6 +837,8 @@ class Scope:
             s = BinOp("*", Transpose(ones, e.pos), a, e.pos)
             return s if f == "sum" else BinOp("/", s, self._expand_name(Name("d", e.pos), {}),
                                               e.pos)
+        if f in self.shadowed_functions and f in self.lets and not self.lets[f].stmt.params:
+            raise self._shadowed_call_err(f, e.pos)
         if f in self.lets and self.lets[f].stmt.params:
             st = self._current(f, e.pos).stmt
             if len(st.params) != len(e.args):
@@ -1047,6 +1092,19 @@ def _touches_d(rels, vectors, matrices) -> bool:
                 n.id in ("d", "I", "ones") or n.id in vectors or n.id in matrices):
             return True
     return False
+
+
+def _applied(st: Statement) -> set[str]:
+    """The functions a statement applies (``N`` of ``claim: N(x) == ...``)."""
+    exprs: list[Expr] = []
+    if isinstance(st, Let):
+        exprs.append(st.body)
+    elif isinstance(st, Claim):
+        exprs += [r.left for r in (st.relation, *st.given, *st.local_assumptions)]
+        exprs += [r.right for r in (st.relation, *st.given, *st.local_assumptions)]
+    elif isinstance(st, Assume):
+        exprs += [st.relation.left, st.relation.right]
+    return {n.func for e in exprs for n in nodes(e) if isinstance(n, Call)}
 
 
 def _names(e: Expr) -> set[str]:

@@ -21,6 +21,9 @@ from typing import Any
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_groups import reading_for
+from symnorm.lang.latex_channel import channel_reading
+from symnorm.lang.latex_gain import gain_product
+from symnorm.lang.latex_operator import OPERATOR, resolve_operator
 from symnorm.lang.latex_index import (
     LOSS,
     SUM_ENTRIES,
@@ -188,6 +191,9 @@ class LatexEnv:
     vocab_counts: frozenset[str] = frozenset()
     #: per-entry statistics and index sets (latex_groups.EntryReading), or None
     entries: Any = None
+    #: whether the block's one layer vocabulary is batchnorm, which models one channel:
+    #: ``x^{(k)}`` names that channel (latex_channel.py)
+    channels: bool = False
 
 
 def parse_latex_equation(
@@ -236,6 +242,7 @@ def parse_latex_equation(
         or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
     parser.sets = dict(reader.env.sets)
     parser.entries = reading_for(reader.env.entries, toks)  # latex_groups.py
+    parser.channel = channel_reading(reader)  # x^{(k)} under use batchnorm: latex_channel.py
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)
@@ -1115,6 +1122,9 @@ class _Equation:
                                "ONNX syntax")
                 if a == b == "column":
                     return Call("hadamard", (left, right), e.pos)
+            elif e.op == "*" and not e.written and (gain := gain_product(
+                    self, replace(e, left=left, right=right), params)) is not None:
+                return gain  # \gamma\hat x with a per-element gain: latex_gain.py
             elif e.op == "*" and e.written == "*" and self._shape(left, params) == "column" \
                     and self._shape(right, params) == "column":
                 # a star between two vectors has one well-typed reading, the entrywise
@@ -1263,6 +1273,8 @@ class _Equation:
             return Neg(rec(e.operand), e.pos)
         if isinstance(e, Transpose):
             return Transpose(rec(e.operand), e.pos)
+        if isinstance(e, Call) and e.func == OPERATOR:
+            return resolve_operator(self, e)  # \frac{\partial}{\partial x}(..): latex_operator.py
         if isinstance(e, Call):
             affine = self._affine_transform(e)
             if affine is not None:

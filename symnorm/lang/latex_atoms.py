@@ -29,6 +29,8 @@ from symnorm.lang.latex_index import (
     term_nodes,
 )
 from symnorm.lang.latex_nabla import read_nabla
+from symnorm.lang.latex_channel import channel_superscript
+from symnorm.lang.latex_operator import operator_ahead, read_operator
 from symnorm.lang.latex_onnx import ONNX_OPERATORS, onnx_identifier, read_onnx_call
 from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
@@ -539,7 +541,9 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
             if sub2 is not None:
                 raise p.err(f"subscript after the arguments of {name}", t)
             return _apply(call, sup2, t, p)
+    start = p.i
     sub, sup = _scripts(p)
+    sup = channel_superscript(p, kind, val, sup, start, t)  # x^{(k)}: latex_channel.py
     if p.layer is not None and sup is not None and sup is not _TRANSPOSE:
         if isinstance(sup, Name) and sup.id == p.layer:
             if kind != "name" or str(val) == "d":
@@ -1028,6 +1032,8 @@ def _arg(p: ExprParser, cmd: Tok) -> Expr:
 
 def _frac(p: ExprParser, t: Tok) -> Expr:
     nxt = p.peek(1)
+    if operator_ahead(p):  # \frac{\partial}{\partial x_i}(..): the operator applied
+        return read_operator(p, t)
     if p.at("{") and nxt is not None and nxt.text == "\\partial":
         return _derivative(p, t)
     if _leibniz(p):

@@ -9,14 +9,15 @@ the scope.  Shapes are asked of the expanded expression; a name the scope does n
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import LimitError, SourceError
 from .latex import LatexEnv, names_in
 from .latex_groups import entry_reading
 from .latex_graph import GRAPH_VOCABS, LAYER_GRAPHS, Graph, vocabulary_graph
-from .parser import parse_expression
-from .syntax import Expr, Name, Pos
+from .parser import parse_expression as parse_text
+from .syntax import BinOp, Call, Expr, Name, Neg, Pos, Transpose, VectorLit
 from .vocab import (
     AFFINE_WORDS,
     LATEX_CLAIM_NAMES,
@@ -73,6 +74,17 @@ def latex_env(scope: Scope) -> LatexEnv:
     a conflict: the reader refuses every equation that uses it.
     """
     vocabs = scope.latex_vocabs()
+    # where the name is the document's value here (a later block's `use` with options may
+    # give the name its own function back: then its texts mean that function)
+    kept = {n: k for n, (k, _) in scope.shadowed_functions.items()
+            if n in scope.lets and not scope.lets[n].stmt.params}
+
+    def parse_expression(text: str, where: str) -> Expr:
+        # a vocabulary's text means the vocabulary's function where the document's own value
+        # of the name shadows it (let N = d under use layernorm: N(x) is N_layernorm(x))
+        return _keep_functions(parse_text(text, where), kept) if kept else \
+            parse_text(text, where)
+
     cache: dict[str, Expr | None] = {}
     why: dict[str, str] = {}  # meaning -> why it cannot be expanded here
 
@@ -214,8 +226,12 @@ def latex_env(scope: Scope) -> LatexEnv:
             return None
         return let.stmt.body
 
+    # the graph finds the normalizer by the vocabulary's own name (N, BN, RMS)
+    graph_meanings = {n: _keep_functions(m, {k: n for n, k in kept.items()})
+                      for n, m in meanings.items()} if kept else meanings
     return LatexEnv(kind=kind, alias=alias, shape=shape, meanings=meanings, affine=affine,
-                    output=output, graph=_graph(vocabs, texts, meanings, output, expanded),
+                    output=output, graph=_graph(vocabs, texts, graph_meanings, output,
+                                                expanded),
                     definition=definition, own_function=lambda n: n in scope.lets and bool(
                         scope.lets[n].stmt.params) and not (scope.lets[n].vocab
                                                             or scope.lets[n].origin),
@@ -234,8 +250,27 @@ def latex_env(scope: Scope) -> LatexEnv:
                     reaches=reaches,
                     conflicts=conflicts, conflict_hints=hints,
                     sets={k: v for voc in vocabs for k, v in LATEX_SETS.get(voc, {}).items()},
+                    channels=set(vocabs) & set(LAYER_NAMES) == {"batchnorm"},
                     entries=entry_reading(vocabs, {n for n in texts if not own(n)},
                                           {n for n in ("mu", "sigma")
                                            if kind(n) in ("vector", "matrix")
                                            or kind(n) == "let" and shape(Name(n, Pos(1, 1)))
                                            in ("column", "row", "matrix")}))
+
+
+def _keep_functions(e: Expr, names: dict[str, str]) -> Expr:
+    """``e`` with the calls of the functions ``names`` renamed (``N(x)``: ``N_layernorm(x)``)."""
+    if isinstance(e, Call):
+        return replace(e, func=names.get(e.func, e.func),
+                       args=tuple(_keep_functions(a, names) for a in e.args),
+                       batch=None if e.batch is None else tuple(
+                           _keep_functions(b, names) for b in e.batch),
+                       bind=tuple((k, _keep_functions(v, names)) for k, v in e.bind))
+    if isinstance(e, BinOp):
+        return replace(e, left=_keep_functions(e.left, names),
+                       right=_keep_functions(e.right, names))
+    if isinstance(e, (Neg, Transpose)):
+        return replace(e, operand=_keep_functions(e.operand, names))
+    if isinstance(e, VectorLit):
+        return replace(e, items=tuple(_keep_functions(i, names) for i in e.items))
+    return e

@@ -99,6 +99,8 @@ class ExprParser:
         self.sets: dict[str, str] = {}
         #: per-entry statistics and index sets of the block (latex_groups.EntryReading)
         self.entries: object = None
+        #: channel superscripts under use batchnorm (latex_channel.ChannelReading), or None
+        self.channel: object = None
         #: whether a name is a free symbol (declared scalar, vector, matrix, or an affine
         #: parameter): only those multiply a parenthesis by juxtaposition; a defined quantity
         #: (\mu, \sigma, v, s) before ( reads as an application in sources (\sigma(x))
