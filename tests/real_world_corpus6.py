@@ -100,6 +100,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "Output = FusedActivation(Scale * ((Input - Mean) / sqrt(Variance + Epsilon)) + Bias).",
      True),
     # --- RMSNorm notes ---------------------------------------------------------------------
+    # gain only
     ("zq.rmsnorm", ZQ_SRC.format(""), RMS_E,
      r"RMSNorm: y =\frac {x} {\sqrt{Mean(x^2)+\epsilon}} *\gamma ", True),
     ("zq.mean", ZQ_SRC.format(", the mean square"), RMS_E + "\nlet N = d",
