@@ -1,0 +1,86 @@
+"""The classes of corpus 6's refusals (issue 10), each as a general rule: a true form proved,
+a one-token false variant refuted (truth computed with numpy / PyTorch, never with
+symnorm), and the refusal of what stays ambiguous, by the words of its message.
+
+1. upright-d derivatives of the loss (``\\frac{dL}{dv}``, ``dL/dx``); 2. a group left open
+over several lines of a ``latex`` block is one equation; 3. capitalised words (``Output``,
+``Mean(..)``) and the block's layer name as a label (``RMSNorm:``); 4. Unicode Greek and
+math symbols as their macros; 5. ``\\mathbf{1}_N`` with N a name of the dimension.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_latex_real_world2 import _DY, _X, BETA, EPS, GAMMA, _bn, _same, verdicts
+from test_latex_real_world6 import _bn_affine, _bn_grads
+
+M = len(_X)
+_XH = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
+BN = "use batchnorm"
+BN_DY = "use batchnorm\nvector dl_dy"
+
+
+def _statuses(pre: str, latex: str) -> list[str]:
+    return [s for _, s, _ in verdicts(pre, latex) if s != "defined"]
+
+
+#: (class, preamble, true latex, false variant, truth of the true form, truth of the variant)
+CASES = [
+    # 2. a group open at the end of a line continues on the next lines
+    ("lines", BN_DY,
+     "\\boxed{\n\\frac{\\partial l}{\\partial \\beta} = \\sum_i \\frac{\\partial l}"
+     "{\\partial y_i}\n}",
+     "\\boxed{\n\\frac{\\partial l}{\\partial \\beta} = 2\\sum_i \\frac{\\partial l}"
+     "{\\partial y_i}\n}",
+     lambda: _same(_bn_grads()[2], np.sum(_DY)),
+     lambda: _same(_bn_grads()[2], 2 * np.sum(_DY))),
+    ("lines", BN,
+     "y = \\gamma \\left( \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}}\n\\right) + \\beta",
+     "y = \\gamma \\left( \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}}\n\\right) - \\beta",
+     lambda: _same(GAMMA * _XH + BETA, _bn_affine()),
+     lambda: _same(GAMMA * _XH - BETA, _bn_affine())),
+    ("lines", BN, "\\hat x = \\frac{x - \\mu}{\n  \\sqrt{\\sigma^2 + \\epsilon}\n}",
+     "\\hat x = \\frac{x - \\mu}{\n  \\sqrt{\\sigma^2 - \\epsilon}\n}",
+     lambda: _same(_XH, _bn(_X)),
+     lambda: _same((_X - _X.mean()) / np.sqrt(_X.var() - EPS), _bn(_X))),
+]
+
+
+@pytest.mark.parametrize("kind, pre, true, false, truth, false_truth", CASES,
+                         ids=[f"{c[0]}:{c[2][:40]}" for c in CASES])
+def test_true_form_proved_and_variant_refuted(kind, pre, true, false, truth, false_truth) -> None:
+    assert truth() is True and false_truth() is False
+    got = _statuses(pre, true)
+    assert got and set(got) <= {"proved"}, verdicts(pre, true)
+    bad = _statuses(pre, false)
+    assert "refuted" in bad and "error" not in bad, verdicts(pre, false)
+
+
+#: (preamble, latex, fragment of the first error)
+REFUSALS = [
+    # 2. a group still open where the block ends: at the position of what opened it
+    (BN, "a = 2 \\boxed{\nb", "rw2.md:6:7: '\\boxed{' is never closed: the latex block ends"),
+    (BN, "\\mu = 1\na = \\left( b\n+ 1", "rw2.md:7:5: '\\left' is never closed"),
+    (BN, "a = \\frac{1}{2} { b", "rw2.md:6:17: '{' is never closed"),
+]
+
+
+@pytest.mark.parametrize("pre, latex, fragment", REFUSALS, ids=[r[1] for r in REFUSALS])
+def test_ambiguous_forms_are_refused_by_name(pre: str, latex: str, fragment: str) -> None:
+    got = verdicts(pre, latex)
+    errors = [m for _, s, m in got if s == "error"]
+    assert errors and fragment in errors[0], got
+
+
+def test_lines_of_one_group_are_one_equation_and_the_next_line_another() -> None:
+    """The box's three lines are equation ``eq``; the line after it is ``eq-2`` (refuted on
+    its own); ``\\leftarrow``, ``\\{`` and ``\\\\`` open no group."""
+    latex = ("\\boxed{\n\\frac{\\partial l}{\\partial \\beta} = \\sum_i \\frac{\\partial l}"
+             "{\\partial y_i}\n}\n\\frac{\\partial l}{\\partial \\beta} = 2 \\sum_i "
+             "\\frac{\\partial l}{\\partial y_i}")
+    got = [(lb, s) for lb, s, _ in verdicts(BN_DY, latex) if s != "defined"]
+    assert got == [("eq.1", "proved"), ("eq-2.1", "refuted")], got
+    latex = "\\mu \\leftarrow \\frac{1}{d}\\sum_i x_i\n\\mu \\leftarrow \\frac{2}{d}\\sum_i x_i"
+    got = [(lb, s) for lb, s, _ in verdicts(BN, latex) if s != "defined"]
+    assert got == [("eq.1", "proved"), ("eq-2.1", "refuted")], got
