@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from test_latex_real_world2 import _DY, _X, BETA, EPS, GAMMA, _bn, _same, verdicts
-from test_latex_real_world6 import _bn_affine, _bn_grads
+from test_latex_real_world6 import _B, _G, _bn_affine, _bn_grads, _ln_affine
 
 M = len(_X)
 _XH = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
 BN = "use batchnorm"
 BN_DY = "use batchnorm\nvector dl_dy"
+LN_E = "use layernorm(affine=elementwise)"
 
 
 def _statuses(pre: str, latex: str) -> list[str]:
@@ -44,6 +45,22 @@ CASES = [
      "\\hat x = \\frac{x - \\mu}{\n  \\sqrt{\\sigma^2 - \\epsilon}\n}",
      lambda: _same(_XH, _bn(_X)),
      lambda: _same((_X - _X.mean()) / np.sqrt(_X.var() - EPS), _bn(_X))),
+    # 4. Unicode Greek and math symbols as their macros; the root sign of a bracketed group
+    ("unicode", BN, "\\hat x = (x \u2212 \u03bc) / \u221a(\u03c3^2 + \u03b5)",
+     "\\hat x = (x \u2212 \u03bc) / \u221a(\u03c3^2 \u2212 \u03b5)",
+     lambda: _same(_XH, _bn(_X)),
+     lambda: _same((_X - _X.mean()) / np.sqrt(_X.var() - EPS), _bn(_X))),
+    ("unicode", BN, "y = \u03b3\u00b7\\hat x + \u03b2", "y = \u03b3\u00d7\\hat x \u2212 \u03b2",
+     lambda: _same(GAMMA * _XH + BETA, _bn_affine()),
+     lambda: _same(GAMMA * _XH - BETA, _bn_affine())),
+    ("unicode", LN_E, "y = \u03b3 \u2299 \\hat x + \u03b2", "y = \u03b3 \u2299 x + \u03b2",
+     lambda: _same(_G * _XH + _B, _ln_affine()),
+     lambda: _same(_G * _X + _B, _ln_affine())),
+    ("unicode", BN, "\u2211_i (x_i \u2212 \u03bc) = 0", "\u2211_i (x_i \u2212 \u03bc) = 1",
+     lambda: _same(np.sum(_X - _X.mean()), 0.0), lambda: _same(np.sum(_X - _X.mean()), 1.0)),
+    ("unicode", BN, "\u03c3 = \u221a{\u03c3^2}, \\quad \u03c3 \u2265 0",
+     "\u03c3 = \u221a{\u03c3^2}, \\quad \u03c3 \u2264 -1",
+     lambda: _same(np.sqrt(_X.var()), np.sqrt(_X.var())), lambda: bool(np.sqrt(_X.var()) <= -1)),
 ]
 
 
@@ -63,6 +80,19 @@ REFUSALS = [
     (BN, "a = 2 \\boxed{\nb", "rw2.md:6:7: '\\boxed{' is never closed: the latex block ends"),
     (BN, "\\mu = 1\na = \\left( b\n+ 1", "rw2.md:7:5: '\\left' is never closed"),
     (BN, "a = \\frac{1}{2} { b", "rw2.md:6:17: '{' is never closed"),
+    # 4. other non-ASCII: homoglyphs, the micro sign, bidi controls
+    (BN, "a = \u0430", "non-ASCII character '\u0430' (U+0430)"),
+    (BN, "\u00b5 = \u00b5", "non-ASCII character '\u00b5' (U+00B5)"),
+    (BN, "\u03bc = \u202e\u03bc", "(U+202E)"),
+    (BN, "\u03bc = \u039c", "(U+039C)"),  # the capital Greek Mu, the Latin M's homoglyph
+    # 4. the root sign where it could reach further
+    (BN, "a = \u221a\u03c3^2", "a script after \u221a\u03c3: on the root or on its argument? Two"),
+    (BN, "a = \u221ax_i", "a script after \u221ax"),
+    (BN, "a = \u221a\u03b3\u03b2", "\u221a before the product \u03b3\u03b2: the root of the product or"),
+    (BN, "a = \u221a2 \u03b3", "\u221a before the product 2 \u03b3"),
+    (BN, "a = \u221a\u03b3 \u221a\u03b2", "\u221a before the product"),
+    (BN, "a = \u221a[\u03b3]", "\u221a before '[': the sign is read only before a letter"),
+    (BN, "a = \u221a\\hat x", "\u221a before '\\hat'"),
 ]
 
 

@@ -28,9 +28,10 @@ REFUSED = {
     "mlx.layernorm": "cannot multiply a vector by a vector",
     "leo.rmsnorm": "cannot multiply a vector by a vector",          # Wx, W the weight
     "onlearn.rmsnorm": "cannot multiply a vector by a vector",      # (x / sqrt(..)) gamma
-    # Unicode Greek in a plain-text docstring formula
-    "burn.layernorm": "non-ASCII character 'γ' in LaTeX",
-    "burn.batchnorm": "non-ASCII character 'γ' in LaTeX",
+    # norm(X), Burn's normalization x-hat, against the claim language's norm (the Unicode
+    # Greek beside it is read as \gamma, \beta)
+    "burn.layernorm": "'norm' is written as a word",
+    "burn.batchnorm": "'norm' is written as a word",
     # attribute access self.moving_mean
     "keras.bn.infer": "expected ')' to close '('",
     # a line break after '=' inside one relation (the block's lines read as rows)

@@ -42,6 +42,7 @@ from symnorm.lang.latex_tokens import (
     GREEK,
     LEAD_OPS,
     RELATIONS,
+    ROOT_SIGN,
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
@@ -163,6 +164,8 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "expr", _frac(p, t)
     if s == "\\sqrt":
         return "expr", _sqrt(p, t)
+    if s == ROOT_SIGN:
+        return "expr", _root_sign(p, t)
     if s in BOLD:
         word = _letter_arg(p, t)
         if s == "\\mathbb" and word == "E":  # \mathbb E[x]: the expectation (a mean)
@@ -1091,6 +1094,40 @@ def _sqrt(p: ExprParser, t: Tok) -> Expr:
         return Call("sqrt", (body,), p.pos(t))
     q = p.pos(t)
     return BinOp("**", body, BinOp("/", Num(Fraction(1), q), Num(Fraction(n), q), q), q)
+
+
+def _root_sign(p: ExprParser, t: Tok) -> Expr:
+    """``√x``, ``√2``, ``√(Var(x) + ε)``, ``√{..}`` (plain-text formulas): the root of the
+    next letter, number or bracketed group.  Where the sign could reach further it is
+    refused, never guessed: before a product (``√ab``: √(ab) or (√a)b), a script (``√x^2``,
+    ``√x_i``: on the root or on its argument) or ``[`` (a root index, as \\sqrt[n], or a
+    bracket)."""
+    a = p.peek()
+    if a is None:
+        raise p.err("\u221a is missing an argument", t)
+    if a.text in ("(", "{"):
+        p.i += 1
+        body = p.group(a)
+    elif a.text[0].isdigit():
+        body = p.number()
+    elif _letter(a) or a.text in GREEK:
+        p.i += 1
+        body = Name(GREEK.get(a.text, a.text), p.pos(a))
+    else:
+        raise p.err(f"\u221a before '{a.text}': the sign is read only before a letter, a "
+                    "number or a bracketed group", a, "write \u221a(...) or \\sqrt{...}")
+    nxt = p.peek()
+    if nxt is not None and nxt.text in ("^", "_", "'"):
+        raise p.err(f"a script after \u221a{p.text[a.start:nxt.start].strip()}: on the root "
+                    "or on its argument? Two readings", nxt,
+                    "write \u221a(x^2) or (\u221ax)^2")
+    if nxt is not None and a.text not in ("(", "{") and p.starts_factor(nxt):
+        shown = p.text[a.start:nxt.end]
+        raise p.err(f"\u221a before the product {shown}: the root of the product or the "
+                    "root of its first factor times the rest? Two readings", nxt,
+                    f"write \u221a({shown}) or (\u221a{p.text[a.start:a.end]}) "
+                    f"{p.text[nxt.start:nxt.end]}")
+    return Call("sqrt", (body,), p.pos(t))
 
 
 def _plain_name(p: ExprParser) -> str:
