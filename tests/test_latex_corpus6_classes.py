@@ -19,6 +19,7 @@ M = len(_X)
 _XH = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
 BN = "use batchnorm"
 BN_DY = "use batchnorm\nvector dl_dy"
+BN_N = "use batchnorm\nlet N = d\nvector dl_dy"
 LN_E = "use layernorm(affine=elementwise)"
 
 
@@ -61,6 +62,19 @@ CASES = [
     ("unicode", BN, "\u03c3 = \u221a{\u03c3^2}, \\quad \u03c3 \u2265 0",
      "\u03c3 = \u221a{\u03c3^2}, \\quad \u03c3 \u2264 -1",
      lambda: _same(np.sqrt(_X.var()), np.sqrt(_X.var())), lambda: bool(np.sqrt(_X.var()) <= -1)),
+    # 5. the ones vector (and I) subscripted with a name the document defines as d
+    ("ones", BN_N, "\\frac{\\partial l}{\\partial \\beta} = \\mathbf{1}_N^T \\frac{\\partial l}"
+     "{\\partial y}", "\\frac{\\partial l}{\\partial \\beta} = \\mathbf{1}_N^T \\frac{\\partial l}"
+     "{\\partial x}",
+     lambda: _same(_bn_grads()[2], np.ones(M) @ _DY),
+     lambda: _same(_bn_grads()[2], np.ones(M) @ _bn_grads()[0])),
+    ("ones", BN_N, "\\mathbf 1_{N}^\\top (x - \\mu \\mathbf 1_N) = 0",
+     "\\mathbf 1_{N}^\\top (x - \\mu \\mathbf 1_N) = N",
+     lambda: _same(np.ones(M) @ (_X - _X.mean()), 0.0),
+     lambda: _same(np.ones(M) @ (_X - _X.mean()), float(M))),
+    ("ones", "use layernorm\nlet m = d", "I_m \\mathbf 1_m = \\mathbf{1}", "I_m \\mathbf 1_m = 2\\mathbf{1}",
+     lambda: _same(np.eye(M) @ np.ones(M), np.ones(M)),
+     lambda: _same(np.eye(M) @ np.ones(M), 2 * np.ones(M))),
 ]
 
 
@@ -93,6 +107,12 @@ REFUSALS = [
     (BN, "a = \u221a\u03b3 \u221a\u03b2", "\u221a before the product"),
     (BN, "a = \u221a[\u03b3]", "\u221a before '[': the sign is read only before a letter"),
     (BN, "a = \u221a\\hat x", "\u221a before '\\hat'"),
+    # 5. any other subscript of the ones vector: a size that is not d, an index, a free name
+    ("use batchnorm\nscalar N", "\\mu = \\frac{1}{d}\\mathbf 1_N^\\top x",
+     "subscript _N is not accepted here (only \\mathbf 1_d or a name the document defines as"),
+    (BN_N, "\\mu = \\frac{1}{d}\\mathbf 1_M^\\top x", "subscript _M is not accepted here"),
+    (BN_N, "\\mu = \\frac{1}{d}\\mathbf 1_i^\\top x", "subscript _i is not accepted here"),
+    (BN_N, "\\mu = \\frac{1}{d}\\mathbf 1_{N,N}^\\top x", "subscript _N,N is not accepted"),
 ]
 
 

@@ -52,9 +52,10 @@ REFUSED = {
     "yeh.R": "y = ... uses R, declared by the document",
     # \frac{\partial}{\partial R} applied to an expression
     "yeh.dc": "expected a name after \\partial, got '}'",
-    # \mathbf{1}_N (ones of the batch size)
-    "yeh.dx.scalar": "subscript _N is not accepted here",
-    "yeh.dparams.scalar": "subscript _N is not accepted here",
+    # \hat{X}, the hat of the source's own name X (\mathbf{1}_N, ones of the batch size N,
+    # is read: let N = d)
+    "yeh.dx.scalar": "the document has no quantity Xhat",
+    "yeh.dparams.scalar": "unknown name 'Xhat'",
     # a source's own name for the normalized batch
     "thorey.y": "unknown name 'hhat'",
     # h_{pj} in a sum over p (a typo in the source; refused, so never confirmed)

@@ -578,10 +578,14 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
         return variance if variance is not None else _apply(node, sup, t, p)
     if sub is not None:
         allowed = {"I": ["d"], "ones": ["d"], "norm": ["2"]}.get(kind)
-        if sub != allowed:
+        # \mathbf{1}_N, I_m: the size written with a name the document defines as d
+        size = kind in ("I", "ones") and len(sub) == 1 and p.is_dimension(sub[0])
+        if sub != allowed and not size:
             what = {"I": "I_d", "ones": "\\mathbf 1_d", "norm": "\\|y\\|_2"}.get(kind)
+            size_hint = " or a name the document defines as the dimension (`let N = d` " \
+                "before \\mathbf 1_N)" if kind in ("I", "ones") else ""
             raise p.err(f"subscript _{','.join(sub)} is not accepted here", t,
-                        f"only {what}" if what else "subscripts belong to names")
+                        f"only {what}{size_hint}" if what else "subscripts belong to names")
     node = Call("norm", (val,), pos) if kind == "norm" else val
     return _apply(node, sup, t, p)  # type: ignore[arg-type]
 
