@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_latex_real_world2 import _DY, _X, BETA, EPS, GAMMA, _bn, _same, verdicts
+from test_latex_real_world2 import _DY, _X, BETA, EPS, GAMMA, _bn, _ln, _rms, _same, verdicts
 from test_latex_real_world6 import _B, _G, _bn_affine, _bn_grads, _ln_affine
 
 M = len(_X)
@@ -21,6 +21,7 @@ BN = "use batchnorm"
 BN_DY = "use batchnorm\nvector dl_dy"
 BN_N = "use batchnorm\nlet N = d\nvector dl_dy"
 LN_E = "use layernorm(affine=elementwise)"
+RMS_E = "use rmsnorm(affine=elementwise)"
 
 
 def _statuses(pre: str, latex: str) -> list[str]:
@@ -75,6 +76,25 @@ CASES = [
     ("ones", "use layernorm\nlet m = d", "I_m \\mathbf 1_m = \\mathbf{1}", "I_m \\mathbf 1_m = 2\\mathbf{1}",
      lambda: _same(np.eye(M) @ np.ones(M), np.ones(M)),
      lambda: _same(np.eye(M) @ np.ones(M), 2 * np.ones(M))),
+    # 3. capitalised words as their lower-case words; the block's layer name as a label
+    ("words", RMS_E, "RMSNorm: y =\\frac {x} {\\sqrt{Mean(x^2)+\\epsilon}} *\\gamma",
+     "RMSNorm: y =\\frac {x} {\\sqrt{Mean(x^2)+2\\epsilon}} *\\gamma",
+     lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + EPS) * _G, _rms(_X, weight=_G)),
+     lambda: _same(_X / np.sqrt(np.mean(_X ** 2) + 2 * EPS) * _G, _rms(_X, weight=_G))),
+    ("words", LN_E, "Output = \\gamma \\odot \\frac{Input - Mean}{\\sqrt{Var(Input) + \\epsilon}}"
+     " + \\beta", "Output = \\gamma \\odot \\frac{Input + Mean}{\\sqrt{Var(Input) + \\epsilon}}"
+     " + \\beta",
+     lambda: _same(_G * _XH + _B, _ln_affine()),
+     lambda: _same(_G * (_X + _X.mean()) / np.sqrt(_X.var() + EPS) + _B, _ln_affine())),
+    ("words", BN, "Mean(x) = \\frac{1}{d}\\sum_i x_i", "Mean(x) = \\frac{2}{d}\\sum_i x_i",
+     lambda: _same(_X.mean(), np.sum(_X) / M), lambda: _same(_X.mean(), 2 * np.sum(_X) / M)),
+    ("words", "use layernorm", "LayerNorm: y = \\gamma \\hat x + \\beta",
+     "LayerNorm: y = \\gamma \\hat x - \\beta",
+     lambda: _same(GAMMA * _XH + BETA, GAMMA * _ln(_X) + BETA),
+     lambda: _same(GAMMA * _XH - BETA, GAMMA * _ln(_X) + BETA)),
+    ("words", "use layernorm", "\\operatorname{LN}: y = \\hat x \\quad \\text{if}\\ \\gamma = 1,"
+     "\\ \\beta = 0", "\\operatorname{LN}: y = x \\quad \\text{if}\\ \\gamma = 1,\\ \\beta = 0",
+     lambda: _same(_XH, _ln(_X)), lambda: _same(_X, _ln(_X))),
 ]
 
 
@@ -113,6 +133,18 @@ REFUSALS = [
     (BN_N, "\\mu = \\frac{1}{d}\\mathbf 1_M^\\top x", "subscript _M is not accepted here"),
     (BN_N, "\\mu = \\frac{1}{d}\\mathbf 1_i^\\top x", "subscript _i is not accepted here"),
     (BN_N, "\\mu = \\frac{1}{d}\\mathbf 1_{N,N}^\\top x", "subscript _N,N is not accepted"),
+    # 3. another layer's name as a label, another word before ':'; a spelling the document
+    # defines; Var alone; words outside the list; an identifier before a bracket
+    (RMS_E, "LayerNorm: y = x", "'LayerNorm:' before the equation labels it with a layer "
+     "that is not this block's (its layers are named RMSNorm, RMSNormalization)"),
+    ("vector x", "LayerNorm: x = x", "'LayerNorm:' before the equation labels it with a layer"),
+    (RMS_E, "Foo: y = x", "got ':'"),
+    (RMS_E, "RMSNorm: x \\mapsto x", "the name of a map before ':' must be one name"),
+    ("use layernorm\nscalar output", "Output = y", "'Output' is written as a word"),
+    ("use layernorm", "\\mu = Var", "'Var' is written as a word"),
+    ("use layernorm", "y = Scale x", "'Scale' is written as a word"),
+    ("use layernorm", "y = FusedActivation(x)", "unknown function FusedActivation: the "
+     "document does not define it"),
 ]
 
 

@@ -39,7 +39,12 @@ from symnorm.lang.latex_index import (
     read_summand,
     term_nodes,
 )
-from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gradients
+from symnorm.lang.latex_output import (
+    double_affine,
+    drop_layer_label,
+    foreign_symbol,
+    upstream_gradients,
+)
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
@@ -222,6 +227,7 @@ def parse_latex_equation(
     parser.layer = reader.env.layer
     parser.aliases = dict(reader.env.latex_aliases)
     parser.layer_names = reader.env.layer_names if parser.output is not None else frozenset()
+    drop_layer_label(toks, parser.layer_names, file)  # RMSNorm: y = ... (a README's label)
     parser.layer_clash = lambda n: reader.env.foreign_definition(n) \
         if n in parser.layer_names else None
     parser.own_name = lambda n: n in parser.local_fns or n in reader.lets \

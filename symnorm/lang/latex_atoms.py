@@ -11,6 +11,7 @@ raises a :class:`SourceError` that names the token.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +54,7 @@ from symnorm.lang.latex_groups import (
     group_statistic,
     index_set,
 )
-from symnorm.lang.vocab import ALL_LAYER_NAMES, WORD_STATISTICS
+from symnorm.lang.vocab import ALL_LAYER_NAMES, WORD_NAMES, WORD_STATISTICS
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -348,6 +349,7 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     if len(toks) > 1 and (joined := _joined_name(p, word, toks[-1], k)) is not None:
         p.i, word = joined  # running_mean (plain _) where the document declares that name
         return word
+    word = _uncapitalised(p, word, after)
     if word in STATISTIC_WORDS and after is not None and after.text in ("[", "(") \
             and not p.defined(word):  # Var[x], MS[x], RMS(x): a statistic, applied
         if all(p.defined(x.text) for x in toks):
@@ -405,6 +407,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "spaces between the letters (a\\,b) for the product")
         p.i = k
         return spelled
+    if after is not None and after.text == "(" and _CAMEL.fullmatch(word):
+        # FusedActivation(...) (DirectML): an identifier, never F*u*s*e*d*A*...
+        raise p.err(f"unknown function {word}: the document does not define it", t,
+                    f"define it (`let {word}(y) = ...`) or write what it computes")
     if after is not None and after.text in ("(", "[") and len(toks) > 1 and any(
             word[j:] in PLAIN_FUNCTIONS or word[j:] in WORD_STATISTICS
             or word[j:] in STATISTIC_WORDS for j in range(1, len(word) - 2)):
@@ -419,6 +425,26 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                     "for the mean and variance of x write \\mathrm{E}[x], \\mathrm{Var}[x]; "
                     "a product of single letters needs spaces (a\\,b)")
     return None
+
+
+#: ``FusedActivation``, ``LayerNorm``: capitalised parts joined, an identifier's spelling
+_CAMEL = re.compile(r"(?:[A-Z][a-z]+){2,}")
+
+
+def _uncapitalised(p: ExprParser, word: str, after: Tok | None) -> str:
+    """``Output``, ``Input``, ``Mean``, ``Mean(x^2)``, ``Variance(x)`` (DirectML's operator
+    page, a README): a capitalised word that sources print for a quantity or a statistic is
+    that lower-case word, where the document defines neither spelling (then the word itself
+    is read).  ``Var`` alone stays a word of its own (the statistic ``Var`` is read only
+    applied, as ``Var[x]``)."""
+    low = word.lower()
+    if len(word) < 2 or not (word[0].isupper() and word[1:].islower()) or p.defined(word) \
+            or _own_word(p, low):
+        return word
+    applied = after is not None and after.text in ("(", "[")
+    if low in WORD_NAMES and low != "var" or low in WORD_STATISTICS and applied:
+        return low
+    return word
 
 
 def _prime_count(p: ExprParser, k: int = 0) -> tuple[int, int]:
