@@ -377,7 +377,9 @@ INVALID = [
     (r"a = \cdots", "\\cdots"),
     (r"a = \frac{d}{dx} N", "derivative notation"),
     (r"a = \frac{dN}{d\epsilon}", "derivative notation"),
-    (r"a = \frac{\mathrm{d} y}{\mathrm{d} x}", "derivative notation"),
+    # x is no loss: the total derivative or the graph partial (the loss's d-derivative is
+    # read as its \partial one)
+    (r"a = \frac{\mathrm{d} x}{\mathrm{d} a}", "derivative notation"),
     ("", "empty"),
     (r"\\,", "no relation"),
     ("a = b \\", "stray backslash"),

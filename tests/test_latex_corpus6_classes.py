@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_latex_real_world2 import _DY, _X, BETA, EPS, GAMMA, _bn, _ln, _rms, _same, verdicts
-from test_latex_real_world6 import _B, _G, _bn_affine, _bn_grads, _ln_affine
+from test_latex_real_world2 import (
+    _DY, _X, BETA, EPS, GAMMA, _bn, _grad, _ln, _rms, _same, verdicts,
+)
+from test_latex_real_world6 import _B, _G, _bn_affine, _bn_grads, _dl_dvar, _ln_affine
 
 M = len(_X)
 _XH = (_X - _X.mean()) / np.sqrt(_X.var() + EPS)
@@ -22,6 +24,12 @@ BN_DY = "use batchnorm\nvector dl_dy"
 BN_N = "use batchnorm\nlet N = d\nvector dl_dy"
 LN_E = "use layernorm(affine=elementwise)"
 RMS_E = "use rmsnorm(affine=elementwise)"
+BN_L = "use batchnorm\nvector dL_dy"
+
+
+def _dl_dxhat(scale: float = 1.0) -> bool:
+    """dL/d xhat along the graph (xhat a node) against dy * gamma * scale."""
+    return _same(_grad(lambda xh: float(_DY @ (GAMMA * xh + BETA)), _XH), _DY * GAMMA * scale)
 
 
 def _statuses(pre: str, latex: str) -> list[str]:
@@ -30,6 +38,29 @@ def _statuses(pre: str, latex: str) -> list[str]:
 
 #: (class, preamble, true latex, false variant, truth of the true form, truth of the variant)
 CASES = [
+    # 1. upright-d derivatives of the loss: the adjoint, as \partial
+    ("d", BN_DY, "\\frac{dl}{d\\beta} = \\sum_i \\frac{\\partial l}{\\partial y_i}",
+     "\\frac{dl}{d\\beta} = 2\\sum_i \\frac{\\partial l}{\\partial y_i}",
+     lambda: _same(_bn_grads()[2], np.sum(_DY)),
+     lambda: _same(_bn_grads()[2], 2 * np.sum(_DY))),
+    ("d", BN_DY, "\\frac{d\\ell}{d\\hat x_i} = \\frac{\\partial \\ell}{\\partial y_i}\\gamma",
+     "\\frac{d\\ell}{d\\hat x_i} = \\frac{\\partial \\ell}{\\partial y_i}\\gamma^2",
+     _dl_dxhat, lambda: _dl_dxhat(GAMMA)),
+    ("d", BN_L, "\\frac{d\\mathcal L}{d\\gamma} = \\sum_i \\frac{d \\mathcal{L}}{d y_i} \\hat x_i",
+     "\\frac{d\\mathcal L}{d\\gamma} = \\sum_i \\frac{d \\mathcal{L}}{d y_i} x_i",
+     lambda: _same(_bn_grads()[1], np.sum(_DY * _XH)),
+     lambda: _same(_bn_grads()[1], np.sum(_DY * _X))),
+    ("d", BN_DY, "\\frac{\\mathrm{d} l}{\\mathrm{d} \\sigma^2} = -\\frac{\\gamma}{2}(\\sigma^2+"
+     "\\epsilon)^{-3/2}\\sum_i \\frac{\\partial l}{\\partial y_i}(x_i - \\mu)",
+     "\\frac{\\mathrm{d} l}{\\mathrm{d} \\sigma^2} = -\\frac{\\gamma}{2}(\\sigma^2+"
+     "\\epsilon)^{-1/2}\\sum_i \\frac{\\partial l}{\\partial y_i}(x_i - \\mu)",
+     lambda: _same(_dl_dvar(), -GAMMA / 2 * (_X.var() + EPS) ** -1.5 * np.sum(_DY * (_X - _X.mean()))),
+     lambda: _same(_dl_dvar(), -GAMMA / 2 * (_X.var() + EPS) ** -0.5
+                   * np.sum(_DY * (_X - _X.mean())))),
+    ("d", BN_DY, "dl/d\\gamma = \\sum_i \\frac{dl}{dy_i} \\hat x_i",
+     "dl/d\\gamma = \\sum_i \\frac{dl}{dy_i} \\hat x_i^2",
+     lambda: _same(_bn_grads()[1], np.sum(_DY * _XH)),
+     lambda: _same(_bn_grads()[1], np.sum(_DY * _XH ** 2))),
     # 2. a group open at the end of a line continues on the next lines
     ("lines", BN_DY,
      "\\boxed{\n\\frac{\\partial l}{\\partial \\beta} = \\sum_i \\frac{\\partial l}"
@@ -110,6 +141,23 @@ def test_true_form_proved_and_variant_refuted(kind, pre, true, false, truth, fal
 
 #: (preamble, latex, fragment of the first error)
 REFUSALS = [
+    # 1. a d-derivative of anything but the loss: the total derivative or the graph partial
+    (BN_DY, "\\frac{d\\hat x_i}{d\\mu} = -\\frac{1}{\\sigma}", "derivative notation "
+     "\\frac{dxhat_i}{dmu}: xhat is not the loss (a name the document neither declares nor "
+     "defines, whose upstream gradient it declares), so the d reads two ways: the total "
+     "derivative of xhat by mu"),
+    (BN_DY, "\\frac{dy}{d\\gamma} = \\hat x", "y is not the loss"),
+    (BN_DY, "\\frac{d\\sigma^2}{dx_i} = \\frac{2}{d}(x_i - \\mu)", "sigma is not the loss"),
+    (BN_DY, "d\\mu/dx_i = \\frac{1}{d}", "derivative notation dmu/dx_i: mu is not the loss"),
+    (BN_DY, "\\frac{d\\mu}{d \\hat x_i} = \\frac{\\mu}{\\hat x_i}", "mu is not the loss"),
+    # ... a second derivative, the operator form, an expression after d: never a quotient
+    (BN_DY, "\\frac{d^2 l}{d\\gamma^2} = 0", "derivative notation \\frac{d}{dx} is not "
+     "accepted in this form: an upright-d fraction is read only as \\frac{dL}{dv}"),
+    (BN_DY, "\\frac{d}{d\\gamma} l = 0", "is not accepted in this form"),
+    (BN, "\\frac{d \\mu}{d (\\mu)} = 1", "never as a quotient of products with the dimension"),
+    (BN, "\\frac{d \\mu}{d \\left( \\mu \\right)} = 1", "is not accepted in this form"),
+    # ... the loss without its upstream gradient
+    (BN, "\\frac{dl}{d\\beta} = 1", "no upstream gradient of it is declared"),
     # 2. a group still open where the block ends: at the position of what opened it
     (BN, "a = 2 \\boxed{\nb", "rw2.md:6:7: '\\boxed{' is never closed: the latex block ends"),
     (BN, "\\mu = 1\na = \\left( b\n+ 1", "rw2.md:7:5: '\\left' is never closed"),
@@ -153,6 +201,14 @@ def test_ambiguous_forms_are_refused_by_name(pre: str, latex: str, fragment: str
     got = verdicts(pre, latex)
     errors = [m for _, s, m in got if s == "error"]
     assert errors and fragment in errors[0], got
+
+
+def test_d_written_as_a_product_stays_a_quotient() -> None:
+    """The dimension d with an explicit product, or d alone, in a fraction is no derivative:
+    (d mu)/d = mu and d/(d+1) are proved as quotients; 2 d mu / d = mu refuted."""
+    assert _statuses(BN, "\\frac{d \\cdot \\mu}{d} = \\mu") == ["proved"]
+    assert _statuses(BN, "\\frac{d}{d+1} = 1 - \\frac{1}{d+1}") == ["proved"]
+    assert _statuses(BN, "\\frac{2 d \\cdot \\mu}{d} = \\mu") == ["refuted"]
 
 
 def test_lines_of_one_group_are_one_equation_and_the_next_line_another() -> None:

@@ -61,13 +61,15 @@ REFUSED = {
     "thorey.mu": "the rows of a data matrix are its samples",
     # a square inside a sum over the rows p of a matrix
     "thorey.var": "a square inside \\sum of an expression of unknown shape",
-    # upright-d derivatives d\hat h/dh (total derivatives written with d)
-    "thorey.translation": "derivative notation \\frac{d}{dx} is not accepted",
-    "thorey.dvar": "derivative notation \\frac{d}{dx} is not accepted",
-    "thorey.dhhat": "derivative notation \\frac{d}{dx} is not accepted",
-    "thorey.dgamma": "derivative notation \\frac{d}{dx} is not accepted",
-    "thorey.dbeta": "derivative notation \\frac{d}{dx} is not accepted",
-    "thorey.dx.result": "derivative notation \\frac{d}{dx} is not accepted",
+    # Thorey's two-index entries: delta_{i,k}, delta_{jl}(..), \sum_{kl}, h_{ij} (his upright-d
+    # derivatives are read: of the loss L as \partial L, of anything else refused as two
+    # readings, where the equation gets that far)
+    "thorey.translation": "comma in the subscript of delta",
+    "thorey.dvar": "\\delta(...): delta is not a declared symbol",
+    "thorey.dhhat": "\\delta(...): delta is not a declared symbol",
+    "thorey.dgamma": "expected '}' to close '{'",
+    "thorey.dbeta": "expected '}' to close '{'",
+    "thorey.dx.result": "dL/dh_ij: the document has no quantity h_ij",
     # \partial \hat x_i / \partial x_i: the diagonal entry or the graph partial
     "costa.dx.paths": "the same index on both is ambiguous",
     "costa.dxhat": "the same index on both is ambiguous",

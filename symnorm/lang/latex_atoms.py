@@ -15,6 +15,7 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
 from symnorm.lang.latex_implied_sum import unindexed_sum
@@ -1064,30 +1065,40 @@ def _frac(p: ExprParser, t: Tok) -> Expr:
     if p.at("{") and nxt is not None and nxt.text == "\\partial":
         return _derivative(p, t)
     if _leibniz(p):
-        raise p.err("derivative notation \\frac{d}{dx} is not accepted", t,
-                    "name the derivative (\\frac{\\partial \\ell}{\\partial x}) or use "
-                    "jacobian(...) in a symnorm line")
+        return _upright_derivative(p, t)
     num = _arg(p, t)
     den = _arg(p, t)
     return BinOp("/", num, den, p.pos(t))
 
 
-def _leibniz(p: ExprParser) -> bool:
-    """``\\frac{d}{dx}``, ``\\frac{dy}{dx}``, ``\\frac{\\mathrm d}{\\mathrm d x}``: not products."""
-    def d_at(k: int) -> int:  # tokens spelling an upright or italic d at k (0 if none)
-        a = p.peek(k)
-        if a is not None and a.text == "d":
-            return 1
-        if a is not None and a.text == "\\mathrm":
-            b, c = p.peek(k + 1), p.peek(k + 2)
-            if b is not None and b.text == "d":
-                return 2
-            if b is not None and b.text == "{" and c is not None and c.text == "d":
-                nxt = p.peek(k + 3)
-                return 4 if nxt is not None and nxt.text == "}" else 0
-        return 0
+def _d_tokens(p: ExprParser, k: int) -> int:
+    """How many tokens spell an upright or italic d at ``p.i + k`` (``d``, ``\\mathrm d``,
+    ``\\mathrm{d}``), 0 if none."""
+    a = p.peek(k)
+    if a is not None and a.text == "d":
+        return 1
+    if a is not None and a.text == "\\mathrm":
+        b, c = p.peek(k + 1), p.peek(k + 2)
+        if b is not None and b.text == "d":
+            return 2
+        if b is not None and b.text == "{" and c is not None and c.text == "d":
+            nxt = p.peek(k + 3)
+            return 4 if nxt is not None and nxt.text == "}" else 0
+    return 0
 
-    if not p.at("{") or not d_at(1):
+
+#: what may follow the d of a denominator ``{d ..}`` in a derivative: a factor written
+#: against it (never an operator, a script or the end of the group: ``\\frac{d}{d+1}``,
+#: ``\\frac{d^2}{d^2+1}``, ``\\frac{d \\cdot a}{d \\cdot b}`` are quotients)
+_AFTER_D = ("(", "[", "{", "\\mathcal", "\\mathscr", "\\mathrm", "\\operatorname",
+            "\\partial")
+
+
+def _leibniz(p: ExprParser) -> bool:
+    """``\\frac{d..}{d..}`` whose denominator's d is written against a factor
+    (``\\frac{d}{dx}``, ``\\frac{dL}{d\\hat x_i}``, ``\\frac{d \\mu}{d (\\mu)}``): a
+    derivative, never a quotient of products with the dimension d."""
+    if not p.at("{") or not _d_tokens(p, 1):
         return False
     k, depth = 1, 1  # find the denominator's opening brace
     while depth and (tok := p.peek(k)) is not None:
@@ -1096,9 +1107,51 @@ def _leibniz(p: ExprParser) -> bool:
     den = p.peek(k)
     if den is None or den.text != "{":
         return False
-    n = d_at(k + 1)
+    n = _d_tokens(p, k + 1)
     var = p.peek(k + 1 + n) if n else None
-    return var is not None and (_letter(var) or var.text in GREEK)
+    return var is not None and (_letter(var) or var.text in GREEK or var.text in ACCENTS
+                                or var.text in BOLD or var.text in _AFTER_D)
+
+
+def _upright_derivative(p: ExprParser, t: Tok) -> Expr:
+    """``\\frac{dL}{d\\gamma}``, ``\\frac{d\\ell}{d\\hat x_i}``, ``\\frac{\\mathrm{d}
+    \\mathcal L}{\\mathrm{d} \\sigma^2}``: a :class:`Partial` written with d (``upright``),
+    which the equation reader reads only when the numerator is the loss.  Any other shape
+    (the operator ``\\frac{d}{dx}``, ``\\frac{d^2 y}{dx^2}``, an expression after d) is
+    refused here: it is no quotient of products with the dimension d either."""
+    start = p.i
+
+    def operand(o: Tok) -> tuple[str, str | None, int | None]:
+        p.i += _d_tokens(p, 0)
+        nxt = p.peek()
+        if nxt is None or not (_letter(nxt) or nxt.text in GREEK or nxt.text in ACCENTS
+                               or nxt.text in BOLD or nxt.text in ("\\mathcal", "\\mathscr")):
+            raise _not_upright(p, t, start)
+        try:
+            got = _operand_name(p, o)
+        except SourceError as exc:
+            raise SourceError("derivative notation: " + exc.message.replace("\\partial", "d"),
+                              exc.file, exc.line, exc.column, exc.hint) from None
+        if not p.at("}"):
+            raise _not_upright(p, t, start)
+        p.i += 1
+        return got
+
+    o = p.next()
+    num, num_index, num_power = operand(o)
+    o2 = p.expect("{")
+    var, var_index, var_power = operand(o2)
+    node: Any = Partial(num, num_index, num_power, var, var_index, var_power, p.pos(t),
+                        upright=True)
+    return node
+
+
+def _not_upright(p: ExprParser, t: Tok, start: int) -> SourceError:
+    return p.err("derivative notation \\frac{d}{dx} is not accepted in this form: an upright-d "
+                 "fraction is read only as \\frac{dL}{dv}, a name L (the loss) by a name v, "
+                 "never as a quotient of products with the dimension d", t,
+                 "name the derivative (\\frac{\\partial \\ell}{\\partial x}), use jacobian(...) "
+                 "in a symnorm line, or write d \\cdot ... for the product with the dimension")
 
 
 def _sqrt(p: ExprParser, t: Tok) -> Expr:
@@ -1242,6 +1295,11 @@ def _free_letters(e: object, out: list[str]) -> None:
 def _partial_operand(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
     """``\\partial \\hat x_i``, ``\\partial\\sigma^2_\\mathcal{B}``: (name, index, power)."""
     p.expect("\\partial")
+    return _operand_name(p, o)
+
+
+def _operand_name(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
+    """The name after ``\\partial`` (or a derivative's d): (name, index, power)."""
     if p.at("\\mathcal", "\\mathscr"):  # \partial\mathcal L: the loss written calligraphic
         k = p.next()
         base = _letter_arg(p, k)
