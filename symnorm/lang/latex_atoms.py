@@ -1119,21 +1119,20 @@ def _upright_derivative(p: ExprParser, t: Tok) -> Expr:
     which the equation reader reads only when the numerator is the loss.  Any other shape
     (the operator ``\\frac{d}{dx}``, ``\\frac{d^2 y}{dx^2}``, an expression after d) is
     refused here: it is no quotient of products with the dimension d either."""
-    start = p.i
 
     def operand(o: Tok) -> tuple[str, str | None, int | None]:
         p.i += _d_tokens(p, 0)
         nxt = p.peek()
         if nxt is None or not (_letter(nxt) or nxt.text in GREEK or nxt.text in ACCENTS
                                or nxt.text in BOLD or nxt.text in ("\\mathcal", "\\mathscr")):
-            raise _not_upright(p, t, start)
+            raise _not_upright(p, t)
         try:
             got = _operand_name(p, o)
         except SourceError as exc:
             raise SourceError("derivative notation: " + exc.message.replace("\\partial", "d"),
                               exc.file, exc.line, exc.column, exc.hint) from None
         if not p.at("}"):
-            raise _not_upright(p, t, start)
+            raise _not_upright(p, t)
         p.i += 1
         return got
 
@@ -1146,7 +1145,7 @@ def _upright_derivative(p: ExprParser, t: Tok) -> Expr:
     return node
 
 
-def _not_upright(p: ExprParser, t: Tok, start: int) -> SourceError:
+def _not_upright(p: ExprParser, t: Tok) -> SourceError:
     return p.err("derivative notation \\frac{d}{dx} is not accepted in this form: an upright-d "
                  "fraction is read only as \\frac{dL}{dv}, a name L (the loss) by a name v, "
                  "never as a quotient of products with the dimension d", t,
