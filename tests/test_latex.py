@@ -358,7 +358,8 @@ INVALID = [
     (r"a = \{0, b\}", "batch"),
     (r"a = \partial b", "\\partial"),
     (r"a = \left. b \right|", "evaluation bar"),
-    ("a = \u03b5", "non-ASCII"),
+    ("a = \u0430", "non-ASCII"),  # the Cyrillic a, a homoglyph (Greek epsilon is read)
+    ("a = \u00b5", "non-ASCII"),  # the micro sign, not the Greek mu
     (r"a = \sum x_i y_j", "which one it sums over"),  # \sum x_i alone: the sum over i
     (r"a = \sum_{i=0}^m x_i", "not the dimension d"),
     (r"a = \sum_{i=0}^d x_i", "is not every entry"),
@@ -376,7 +377,9 @@ INVALID = [
     (r"a = \cdots", "\\cdots"),
     (r"a = \frac{d}{dx} N", "derivative notation"),
     (r"a = \frac{dN}{d\epsilon}", "derivative notation"),
-    (r"a = \frac{\mathrm{d} y}{\mathrm{d} x}", "derivative notation"),
+    # x is no loss: the total derivative or the graph partial (the loss's d-derivative is
+    # read as its \partial one)
+    (r"a = \frac{\mathrm{d} x}{\mathrm{d} a}", "derivative notation"),
     ("", "empty"),
     (r"\\,", "no relation"),
     ("a = b \\", "stray backslash"),

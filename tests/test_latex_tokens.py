@@ -109,7 +109,7 @@ def test_a_changed_token_changes_the_reading(orig: str, mutant: str) -> None:
 REFUSED = [
     (r"J\mathbf1=0", r"J\mathbb R=0", r"\mathbb R"),
     (r"a x^{\mathsf T} y = 0", r"a x^{\mathsf S} y = 0", r"\mathsf"),
-    (r"I_d x = x", r"I_n x = x", "_n"),
+    (r"I_d x = x", r"I_b x = x", "_b"),  # (I_n is I: the document has let n = d)
     (r"\mathbf 1_d^\top x = a", r"\mathbf 1_m^\top x = a", "_m"),
     (r"\|Px\|_2 = a", r"\|Px\|_1 = a", "_1"),
     (r"\hat x = a", r"\check x = a", r"\check"),

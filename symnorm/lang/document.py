@@ -113,8 +113,17 @@ def parse_text(source: str, path: str = "<text>") -> Document:
         lines = block.text.split("\n")  # Markdown's own line ends, not str.splitlines
         if block.kind == "latex":
             label = block.info.split(None, 1)[1].strip()  # "a b" is one (invalid) label
-            for n, (i, text) in enumerate(_latex_equations(lines), 1):
+            for n, (i, text, unclosed) in enumerate(_grouped_lines(lines), 1):
                 lab = label if n == 1 else f"{label}-{n}"
+                if unclosed is not None and not unclosed[2].startswith("\\begin"):
+                    # (an open environment is named by the reader, as on one line)
+                    at, col, what = unclosed
+                    doc.errors.append(SourceError(
+                        f"'{what}' is never closed: the latex block ends first (the lines "
+                        f"from line {block.line + i} on were read as one equation, since a "
+                        "group left open continues on the next line)", path, block.line + at,
+                        col + 1, f"close it with {_CLOSER.get(what, _BRACE)} on the equation's last line"))
+                    continue
                 _latex(doc, text, lab, block.line + i, 1)
             continue
         failed_at: int | None = None  # the first statement of this block that failed
@@ -154,28 +163,54 @@ def parse_text(source: str, path: str = "<text>") -> Document:
 
 
 def _latex_equations(lines: list[str]) -> list[tuple[int, str]]:
-    """Equations of a ``latex`` block: one per non-empty line, except that the lines of a
-    ``\\begin{..}`` ... ``\\end{..}`` environment form one equation (line index, text)."""
-    out: list[tuple[int, str]] = []
+    """Equations of a ``latex`` block: one per non-empty line, except that a line whose
+    groups are left open continues on the next lines until they close: ``\\begin{..}`` ...
+    ``\\end{..}``, braces ``{`` ... ``}`` (``\\boxed{`` on one line, ``}`` on a later one) and
+    ``\\left`` ... ``\\right`` each form one equation (line index, text)."""
+    return [(i, text) for i, text, _ in _grouped_lines(lines)]
+
+
+def _grouped_lines(lines: list[str]) -> list[tuple[int, str, tuple[int, int, str] | None]]:
+    """:func:`_latex_equations` with, for an equation still open where the block ends, the
+    outermost group left open (line index, column, what opened it); None otherwise."""
+    out: list[tuple[int, str, tuple[int, int, str] | None]] = []
     open_at: int | None = None
-    depth = 0
+    stack: list[tuple[int, int, str]] = []
     for i, line in enumerate(lines):
-        code = re.sub(r"(?<!\\)%.*", "", line)
+        code = _COMMENT.sub("", line)
         if open_at is None and not line.strip():
             continue
         if open_at is None:
             open_at = i
-        depth += len(_BEGIN.findall(code)) - len(_END.findall(code))
-        if depth <= 0:
-            out.append((open_at, "\n".join(lines[open_at:i + 1])))
-            open_at, depth = None, 0
-    if open_at is not None:  # an unclosed environment: the reader names it
-        out.append((open_at, "\n".join(lines[open_at:])))
+        closed = False
+        for m in _GROUP.finditer(code):
+            s = m.group()
+            if s == "{":  # named with the macro it opens (\\boxed{), at that macro
+                lead = _MACRO_BEFORE.search(code, 0, m.start())
+                stack.append((i, lead.start(), lead.group().rstrip() + s) if lead else
+                             (i, m.start(), s))
+            elif s == "\\left" or s.startswith("\\begin"):
+                stack.append((i, m.start(), s))
+            elif s == "}" or s == "\\right" or s.startswith("\\end"):
+                if stack:
+                    stack.pop()
+                else:
+                    closed = True  # more closers than openers: the reader names the extra one
+        if not stack or closed:
+            out.append((open_at, "\n".join(lines[open_at:i + 1]), None))
+            open_at, stack = None, []
+    if open_at is not None:  # a group still open at the end of the block
+        out.append((open_at, "\n".join(lines[open_at:]), stack[0]))
     return out
 
 
-_BEGIN = re.compile(r"\\begin\s*\{")
-_END = re.compile(r"\\end\s*\{")
+_CLOSER = {"\\left": "\\right"}
+_BRACE = "'}'"
+_MACRO_BEFORE = re.compile(r"\\[A-Za-z]+\s*$")
+_COMMENT = re.compile(r"(?<!\\)%.*")
+#: what opens or closes a group across lines; a whole ``\\begin{name}`` is one match (its
+#: braces are not a group), ``\\leftarrow`` and ``\\{`` are no group, nor is ``\\\\``
+_GROUP = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\(?:left|right)(?![A-Za-z])|\\[A-Za-z]+|\\.|[{}]")
 
 
 def _as_source_error(exc: Exception, path: str, line: int) -> SourceError:

@@ -42,7 +42,12 @@ from symnorm.lang.latex_index import (
     read_summand,
     term_nodes,
 )
-from symnorm.lang.latex_output import double_affine, foreign_symbol, upstream_gradients
+from symnorm.lang.latex_output import (
+    double_affine,
+    drop_layer_label,
+    foreign_symbol,
+    upstream_gradients,
+)
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
@@ -235,6 +240,7 @@ def parse_latex_equation(
     parser.layer = reader.env.layer
     parser.aliases = dict(reader.env.latex_aliases)
     parser.layer_names = reader.env.layer_names if parser.output is not None else frozenset()
+    drop_layer_label(toks, parser.layer_names, file)  # RMSNorm: y = ... (a README's label)
     parser.layer_clash = lambda n: reader.env.foreign_definition(n) \
         if n in parser.layer_names else None
     parser.own_name = lambda n: n in parser.local_fns or n in reader.lets \
@@ -1331,6 +1337,8 @@ class _Equation:
         """:meth:`_read_partial`, its errors naming a differential as written (``d xhat``)."""
         if pt.nabla and pt.num != LOSS:
             self._nabla_layout(pt)
+        if (pt.upright or pt.slash) and not self._of_the_loss(pt):
+            self._refuse_upright(pt)
         try:
             return self._read_partial(pt)
         except SourceError as exc:
@@ -1341,7 +1349,7 @@ class _Equation:
                     f"\\nabla_{{{pt.var}}} {pt.num}").replace(LOSS, "the loss")
                 raise SourceError(msg, exc.file, exc.line, exc.column,
                                   exc.hint.replace(LOSS, "L")) from None
-            if pt.slash:  # dE/dX as printed: the error names it so
+            if pt.slash or pt.upright:  # dE/dX, \\frac{dE}{dX} as printed: errors say so
                 raise SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
                                   exc.column, exc.hint) from None
             if not pt.differential:
@@ -1350,6 +1358,32 @@ class _Equation:
             raise SourceError(exc.message.replace(written, "d").replace(
                 f"the loss {LOSS}", "the loss").replace(LOSS, "the loss"), exc.file, exc.line,
                 exc.column, exc.hint.replace(LOSS, "L")) from None
+
+    def _of_the_loss(self, pt: Partial) -> bool:
+        """Whether the numerator of ``pt`` is the loss: a plain name the document neither
+        declares nor defines, as ``\\frac{\\partial \\ell}{...}`` reads it (through the
+        declared upstream gradient).  For the loss the total derivative by a node (the
+        adjoint) and the partial along the graph are one quantity, so d and \\partial agree."""
+        return pt.num_index is None and pt.num_power is None and self.kind(pt.num) is None \
+            and not self.defined(pt.num)
+
+    def _refuse_upright(self, pt: Partial) -> None:
+        """``\\frac{d\\hat x_i}{d\\mu}``, ``dy/d\\gamma``: a d-derivative of a quantity the
+        document has, which sources write both for the total derivative and for the partial
+        along the computation graph; never read."""
+        num = pt.num + (f"_{pt.num_index}" if pt.num_index else "") + (
+            f"^{pt.num_power}" if pt.num_power is not None else "")
+        var = pt.var + (f"_{pt.var_index}" if pt.var_index else "") + (
+            f"^{pt.var_power}" if pt.var_power is not None else "")
+        shown = f"d{num}/d{var}" if pt.slash else f"\\frac{{d{num}}}{{d{var}}}"
+        raise _err(f"derivative notation {shown}: {pt.num} is not the loss (a name the "
+                   "document neither declares nor defines, whose upstream gradient it "
+                   f"declares), so the d reads two ways: the total derivative of {pt.num} by "
+                   f"{pt.var} (through every path of the computation graph) or the partial "
+                   "along the graph, the other inputs held fixed (what \\partial means here): "
+                   "two readings", pt.pos, self.file,
+                   f"write \\frac{{\\partial {num}}}{{\\partial {var}}} for the partial along "
+                   "the graph, or jacobian(...) in a symnorm line for the total derivative")
 
     def _read_partial(self, pt: Partial) -> object:
         """``\\frac{\\partial A}{\\partial B}``, read by what A and B are in the document.

@@ -11,9 +11,11 @@ raises a :class:`SourceError` that names the token.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
 from symnorm.lang.latex_implied_sum import unindexed_sum
@@ -44,6 +46,7 @@ from symnorm.lang.latex_tokens import (
     GREEK,
     LEAD_OPS,
     RELATIONS,
+    ROOT_SIGN,
     Tok,
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
@@ -54,7 +57,7 @@ from symnorm.lang.latex_groups import (
     group_statistic,
     index_set,
 )
-from symnorm.lang.vocab import ALL_LAYER_NAMES, WORD_STATISTICS
+from symnorm.lang.vocab import ALL_LAYER_NAMES, WORD_NAMES, WORD_STATISTICS
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -165,6 +168,8 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "expr", _frac(p, t)
     if s == "\\sqrt":
         return "expr", _sqrt(p, t)
+    if s == ROOT_SIGN:
+        return "expr", _root_sign(p, t)
     if s in BOLD:
         word = _letter_arg(p, t)
         if s == "\\mathbb" and word == "E":  # \mathbb E[x]: the expectation (a mean)
@@ -347,6 +352,7 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
     if len(toks) > 1 and (joined := _joined_name(p, word, toks[-1], k)) is not None:
         p.i, word = joined  # running_mean (plain _) where the document declares that name
         return word
+    word = _uncapitalised(p, word, after)
     if word in STATISTIC_WORDS and after is not None and after.text in ("[", "(") \
             and not p.defined(word):  # Var[x], MS[x], RMS(x): a statistic, applied
         if all(p.defined(x.text) for x in toks):
@@ -404,6 +410,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                         "spaces between the letters (a\\,b) for the product")
         p.i = k
         return spelled
+    if after is not None and after.text == "(" and _CAMEL.fullmatch(word):
+        # FusedActivation(...) (DirectML): an identifier, never F*u*s*e*d*A*...
+        raise p.err(f"unknown function {word}: the document does not define it", t,
+                    f"define it (`let {word}(y) = ...`) or write what it computes")
     if after is not None and after.text in ("(", "[") and len(toks) > 1 and any(
             word[j:] in PLAIN_FUNCTIONS or word[j:] in WORD_STATISTICS
             or word[j:] in STATISTIC_WORDS for j in range(1, len(word) - 2)):
@@ -418,6 +428,26 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                     "for the mean and variance of x write \\mathrm{E}[x], \\mathrm{Var}[x]; "
                     "a product of single letters needs spaces (a\\,b)")
     return None
+
+
+#: ``FusedActivation``, ``LayerNorm``: capitalised parts joined, an identifier's spelling
+_CAMEL = re.compile(r"(?:[A-Z][a-z]+){2,}")
+
+
+def _uncapitalised(p: ExprParser, word: str, after: Tok | None) -> str:
+    """``Output``, ``Input``, ``Mean``, ``Mean(x^2)``, ``Variance(x)`` (DirectML's operator
+    page, a README): a capitalised word that sources print for a quantity or a statistic is
+    that lower-case word, where the document defines neither spelling (then the word itself
+    is read).  ``Var`` alone stays a word of its own (the statistic ``Var`` is read only
+    applied, as ``Var[x]``)."""
+    low = word.lower()
+    if len(word) < 2 or not (word[0].isupper() and word[1:].islower()) or p.defined(word) \
+            or _own_word(p, low):
+        return word
+    applied = after is not None and after.text in ("(", "[")
+    if low in WORD_NAMES and low != "var" or low in WORD_STATISTICS and applied:
+        return low
+    return word
 
 
 def _prime_count(p: ExprParser, k: int = 0) -> tuple[int, int]:
@@ -579,10 +609,14 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
         return variance if variance is not None else _apply(node, sup, t, p)
     if sub is not None:
         allowed = {"I": ["d"], "ones": ["d"], "norm": ["2"]}.get(kind)
-        if sub != allowed:
+        # \mathbf{1}_N, I_m: the size written with a name the document defines as d
+        size = kind in ("I", "ones") and len(sub) == 1 and p.is_dimension(sub[0])
+        if sub != allowed and not size:
             what = {"I": "I_d", "ones": "\\mathbf 1_d", "norm": "\\|y\\|_2"}.get(kind)
+            size_hint = " or a name the document defines as the dimension (`let N = d` " \
+                "before \\mathbf 1_N)" if kind in ("I", "ones") else ""
             raise p.err(f"subscript _{','.join(sub)} is not accepted here", t,
-                        f"only {what}" if what else "subscripts belong to names")
+                        f"only {what}{size_hint}" if what else "subscripts belong to names")
     node = Call("norm", (val,), pos) if kind == "norm" else val
     return _apply(node, sup, t, p)  # type: ignore[arg-type]
 
@@ -1037,30 +1071,40 @@ def _frac(p: ExprParser, t: Tok) -> Expr:
     if p.at("{") and nxt is not None and nxt.text == "\\partial":
         return _derivative(p, t)
     if _leibniz(p):
-        raise p.err("derivative notation \\frac{d}{dx} is not accepted", t,
-                    "name the derivative (\\frac{\\partial \\ell}{\\partial x}) or use "
-                    "jacobian(...) in a symnorm line")
+        return _upright_derivative(p, t)
     num = _arg(p, t)
     den = _arg(p, t)
     return BinOp("/", num, den, p.pos(t))
 
 
-def _leibniz(p: ExprParser) -> bool:
-    """``\\frac{d}{dx}``, ``\\frac{dy}{dx}``, ``\\frac{\\mathrm d}{\\mathrm d x}``: not products."""
-    def d_at(k: int) -> int:  # tokens spelling an upright or italic d at k (0 if none)
-        a = p.peek(k)
-        if a is not None and a.text == "d":
-            return 1
-        if a is not None and a.text == "\\mathrm":
-            b, c = p.peek(k + 1), p.peek(k + 2)
-            if b is not None and b.text == "d":
-                return 2
-            if b is not None and b.text == "{" and c is not None and c.text == "d":
-                nxt = p.peek(k + 3)
-                return 4 if nxt is not None and nxt.text == "}" else 0
-        return 0
+def _d_tokens(p: ExprParser, k: int) -> int:
+    """How many tokens spell an upright or italic d at ``p.i + k`` (``d``, ``\\mathrm d``,
+    ``\\mathrm{d}``), 0 if none."""
+    a = p.peek(k)
+    if a is not None and a.text == "d":
+        return 1
+    if a is not None and a.text == "\\mathrm":
+        b, c = p.peek(k + 1), p.peek(k + 2)
+        if b is not None and b.text == "d":
+            return 2
+        if b is not None and b.text == "{" and c is not None and c.text == "d":
+            nxt = p.peek(k + 3)
+            return 4 if nxt is not None and nxt.text == "}" else 0
+    return 0
 
-    if not p.at("{") or not d_at(1):
+
+#: what may follow the d of a denominator ``{d ..}`` in a derivative: a factor written
+#: against it (never an operator, a script or the end of the group: ``\\frac{d}{d+1}``,
+#: ``\\frac{d^2}{d^2+1}``, ``\\frac{d \\cdot a}{d \\cdot b}`` are quotients)
+_AFTER_D = ("(", "[", "{", "\\mathcal", "\\mathscr", "\\mathrm", "\\operatorname",
+            "\\partial")
+
+
+def _leibniz(p: ExprParser) -> bool:
+    """``\\frac{d..}{d..}`` whose denominator's d is written against a factor
+    (``\\frac{d}{dx}``, ``\\frac{dL}{d\\hat x_i}``, ``\\frac{d \\mu}{d (\\mu)}``): a
+    derivative, never a quotient of products with the dimension d."""
+    if not p.at("{") or not _d_tokens(p, 1):
         return False
     k, depth = 1, 1  # find the denominator's opening brace
     while depth and (tok := p.peek(k)) is not None:
@@ -1069,9 +1113,50 @@ def _leibniz(p: ExprParser) -> bool:
     den = p.peek(k)
     if den is None or den.text != "{":
         return False
-    n = d_at(k + 1)
+    n = _d_tokens(p, k + 1)
     var = p.peek(k + 1 + n) if n else None
-    return var is not None and (_letter(var) or var.text in GREEK)
+    return var is not None and (_letter(var) or var.text in GREEK or var.text in ACCENTS
+                                or var.text in BOLD or var.text in _AFTER_D)
+
+
+def _upright_derivative(p: ExprParser, t: Tok) -> Expr:
+    """``\\frac{dL}{d\\gamma}``, ``\\frac{d\\ell}{d\\hat x_i}``, ``\\frac{\\mathrm{d}
+    \\mathcal L}{\\mathrm{d} \\sigma^2}``: a :class:`Partial` written with d (``upright``),
+    which the equation reader reads only when the numerator is the loss.  Any other shape
+    (the operator ``\\frac{d}{dx}``, ``\\frac{d^2 y}{dx^2}``, an expression after d) is
+    refused here: it is no quotient of products with the dimension d either."""
+
+    def operand(o: Tok) -> tuple[str, str | None, int | None]:
+        p.i += _d_tokens(p, 0)
+        nxt = p.peek()
+        if nxt is None or not (_letter(nxt) or nxt.text in GREEK or nxt.text in ACCENTS
+                               or nxt.text in BOLD or nxt.text in ("\\mathcal", "\\mathscr")):
+            raise _not_upright(p, t)
+        try:
+            got = _operand_name(p, o)
+        except SourceError as exc:
+            raise SourceError("derivative notation: " + exc.message.replace("\\partial", "d"),
+                              exc.file, exc.line, exc.column, exc.hint) from None
+        if not p.at("}"):
+            raise _not_upright(p, t)
+        p.i += 1
+        return got
+
+    o = p.next()
+    num, num_index, num_power = operand(o)
+    o2 = p.expect("{")
+    var, var_index, var_power = operand(o2)
+    node: Any = Partial(num, num_index, num_power, var, var_index, var_power, p.pos(t),
+                        upright=True)
+    return node
+
+
+def _not_upright(p: ExprParser, t: Tok) -> SourceError:
+    return p.err("derivative notation \\frac{d}{dx} is not accepted in this form: an upright-d "
+                 "fraction is read only as \\frac{dL}{dv}, a name L (the loss) by a name v, "
+                 "never as a quotient of products with the dimension d", t,
+                 "name the derivative (\\frac{\\partial \\ell}{\\partial x}), use jacobian(...) "
+                 "in a symnorm line, or write d \\cdot ... for the product with the dimension")
 
 
 def _sqrt(p: ExprParser, t: Tok) -> Expr:
@@ -1097,6 +1182,40 @@ def _sqrt(p: ExprParser, t: Tok) -> Expr:
         return Call("sqrt", (body,), p.pos(t))
     q = p.pos(t)
     return BinOp("**", body, BinOp("/", Num(Fraction(1), q), Num(Fraction(n), q), q), q)
+
+
+def _root_sign(p: ExprParser, t: Tok) -> Expr:
+    """``√x``, ``√2``, ``√(Var(x) + ε)``, ``√{..}`` (plain-text formulas): the root of the
+    next letter, number or bracketed group.  Where the sign could reach further it is
+    refused, never guessed: before a product (``√ab``: √(ab) or (√a)b), a script (``√x^2``,
+    ``√x_i``: on the root or on its argument) or ``[`` (a root index, as \\sqrt[n], or a
+    bracket)."""
+    a = p.peek()
+    if a is None:
+        raise p.err("\u221a is missing an argument", t)
+    if a.text in ("(", "{"):
+        p.i += 1
+        body = p.group(a)
+    elif a.text[0].isdigit():
+        body = p.number()
+    elif _letter(a) or a.text in GREEK:
+        p.i += 1
+        body = Name(GREEK.get(a.text, a.text), p.pos(a))
+    else:
+        raise p.err(f"\u221a before '{a.text}': the sign is read only before a letter, a "
+                    "number or a bracketed group", a, "write \u221a(...) or \\sqrt{...}")
+    nxt = p.peek()
+    if nxt is not None and nxt.text in ("^", "_", "'"):
+        raise p.err(f"a script after \u221a{p.text[a.start:nxt.start].strip()}: on the root "
+                    "or on its argument? Two readings", nxt,
+                    "write \u221a(x^2) or (\u221ax)^2")
+    if nxt is not None and a.text not in ("(", "{") and p.starts_factor(nxt):
+        shown = p.text[a.start:nxt.end]
+        raise p.err(f"\u221a before the product {shown}: the root of the product or the "
+                    "root of its first factor times the rest? Two readings", nxt,
+                    f"write \u221a({shown}) or (\u221a{p.text[a.start:a.end]}) "
+                    f"{p.text[nxt.start:nxt.end]}")
+    return Call("sqrt", (body,), p.pos(t))
 
 
 def _plain_name(p: ExprParser) -> str:
@@ -1181,6 +1300,11 @@ def _free_letters(e: object, out: list[str]) -> None:
 def _partial_operand(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
     """``\\partial \\hat x_i``, ``\\partial\\sigma^2_\\mathcal{B}``: (name, index, power)."""
     p.expect("\\partial")
+    return _operand_name(p, o)
+
+
+def _operand_name(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
+    """The name after ``\\partial`` (or a derivative's d): (name, index, power)."""
     if p.at("\\mathcal", "\\mathscr"):  # \partial\mathcal L: the loss written calligraphic
         k = p.next()
         base = _letter_arg(p, k)

@@ -135,6 +135,8 @@ class Partial:
     slash: bool = False
     #: written with a subscripted nabla (``\nabla_{g} L``, ``\nabla_{x}``): errors say so
     nabla: bool = False
+    #: written with an upright or italic d (``\frac{dL}{d\gamma}``): read only of the loss
+    upright: bool = False
 
     @property
     def named(self) -> str:

@@ -187,3 +187,41 @@ def _factors(e: object) -> list[object]:
         else:
             out.append(node)
     return out
+
+
+#: the map arrows after ``NAME:`` that make it a map's definition, never a label
+_MAP_ARROWS = ("\\mapsto", "\\longmapsto")
+
+
+def drop_layer_label(toks: list[Tok], layer_names: frozenset[str], file: str) -> None:
+    """``RMSNorm: y = ...`` (a README's label before the equation): the block's own layer name
+    followed by ``:`` at the start of the equation names the equation, so it is dropped (in
+    place).  Another layer's name there is an error; any other word before ``:`` is left to
+    the parser (an error), and ``\\operatorname{LN}: x \\mapsto ...`` stays a map."""
+    from symnorm.lang.vocab import ALL_LAYER_NAMES
+    k, word = 0, ""
+    if toks and toks[0].text in ("\\operatorname", "\\mathrm") and len(toks) > 1 \
+            and toks[1].text == "{":
+        k = 2
+        while k < len(toks) and len(toks[k].text) == 1 and toks[k].text.isalpha():
+            word += toks[k].text
+            k += 1
+        if k >= len(toks) or toks[k].text != "}":
+            return
+        k += 1
+    else:
+        while k < len(toks) and len(toks[k].text) == 1 and toks[k].text.isalpha() and (
+                k == 0 or toks[k].start == toks[k - 1].end):
+            word += toks[k].text
+            k += 1
+    if k >= len(toks) - 1 or toks[k].text != ":" or word not in ALL_LAYER_NAMES \
+            or any(t.text in _MAP_ARROWS for t in toks[k + 1:k + 13]):
+        return
+    if word not in layer_names:
+        t = toks[0]
+        theirs = ", ".join(sorted(layer_names)) or "none: no vocabulary of this block names " \
+            "its output"
+        raise SourceError(f"'{word}:' before the equation labels it with a layer that is not "
+                          f"this block's (its layers are named {theirs})", file, t.line, t.col,
+                          "drop the label, or `use` the vocabulary of that layer")
+    del toks[:k + 1]

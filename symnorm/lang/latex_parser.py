@@ -38,6 +38,7 @@ from symnorm.lang.latex_tokens import (
     IF,
     LEAD_OPS,
     RELATIONS,
+    ROOT_SIGN,
     SEPARATORS,
     Tok,
 )
@@ -529,7 +530,7 @@ class ExprParser:
             return s not in _NONFACTOR
         if s == "{" and t is self.peek():
             return self._group_after_operand(t)
-        return s[0].isalnum() or s in ("(", "[", "{")
+        return s[0].isalnum() or s in ("(", "[", "{", ROOT_SIGN)
 
     def _group_after_operand(self, t: Tok) -> bool:
         """Whether the braced group at ``t``, after an operand, is a factor.

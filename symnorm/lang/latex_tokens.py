@@ -34,9 +34,11 @@ __all__ = [
     "LEAD_OPS",
     "MAX_LENGTH",
     "RELATIONS",
+    "ROOT_SIGN",
     "SEPARATORS",
     "SPACING",
     "Tok",
+    "UNICODE_MACROS",
     "tokenize",
 ]
 
@@ -55,6 +57,21 @@ GREEK = {
     "\\Theta": "Theta", "\\Lambda": "Lambda", "\\Xi": "Xi", "\\Pi": "Pi",
     "\\Sigma": "Sigma", "\\Phi": "Phi", "\\Psi": "Psi", "\\Omega": "Omega", "\\ell": "l",
 }
+
+#: Unicode letters and symbols that plain-text formulas print (Burn's doc comments:
+#: ``Y = norm(X) * γ + β``): each is read as the macro it is, and nothing else outside
+#: ASCII is (homoglyphs such as the Cyrillic ``а``, the micro sign, bidi controls stay
+#: errors).  ``√`` stays itself: :mod:`latex_atoms` reads its argument (one atom or a
+#: bracketed group) strictly.
+UNICODE_MACROS = {
+    "\u03b3": "\\gamma", "\u03b2": "\\beta", "\u03bc": "\\mu", "\u03c3": "\\sigma",
+    "\u03b5": "\\varepsilon", "\u03f5": "\\epsilon", "\u03b1": "\\alpha",
+    "\u03bb": "\\lambda", "\u2211": "\\sum", "\u221a": "\u221a", "\u00b7": "\\cdot",
+    "\u00d7": "\\times", "\u2212": "-", "\u2248": "\\approx", "\u2264": "\\le",
+    "\u2265": "\\ge", "\u2202": "\\partial", "\u2207": "\\nabla", "\u2299": "\\odot",
+}
+#: The square root sign, read by :func:`symnorm.lang.latex_atoms.parse_factor`.
+ROOT_SIGN = "\u221a"
 
 #: Relation macros and characters -> claim-language relation.
 RELATIONS = {
@@ -239,8 +256,12 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
                        "modelled", size_at, "substitute the point yourself, or state the "
                        "claim with `given` in a symnorm line")
         if not s.isascii():
-            raise fail(f"non-ASCII character {s!r} in LaTeX", off,
-                       "write the LaTeX macro instead (\\epsilon, \\le, ...)")
+            if s not in UNICODE_MACROS:
+                raise fail(f"non-ASCII character {s!r} (U+{ord(s[0]):04X}) in LaTeX", off,
+                           "write the LaTeX macro instead (\\epsilon, \\le, ...); of the "
+                           "Unicode letters and symbols only " + "".join(UNICODE_MACROS)
+                           + " are read")
+            s = UNICODE_MACROS[s]
         if s == "%":  # only after a row break written against it (\\\\%): say what it is
             raise fail("'%' directly after \\\\ (a comment?)", off,
                        "put a space between \\\\ and the comment")
