@@ -176,9 +176,9 @@ def latex_env(scope: Scope) -> LatexEnv:
         mode = scope.affine_modes.get(v)
         if mode is None or v in scope.elementwise:
             continue
-        kept = ("gamma",) if mode == "gain" else ()
+        has = ("gamma",) if mode == "gain" else ()
         for param in ("gamma", "beta"):
-            if param not in kept and param not in texts:
+            if param not in has and param not in texts:
                 what = "gain" if param == "gamma" else "bias"
                 words = ", ".join(w for w, a in AFFINE_WORDS.items() if a == param)
                 for name in (param, *(w for w, a in AFFINE_WORDS.items() if a == param)):
