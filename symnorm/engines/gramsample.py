@@ -21,7 +21,6 @@ the original claim is evaluated exactly at the vectors this module builds (:func
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -358,7 +357,7 @@ def _refine(red: _Reduced, th: dict, curve: list, deadline: float) -> list[int]:
     that are not neighbours: a golden-section search on the integers of each gap."""
     mins = []
     for i in range(1, len(curve) - 1):
-        (a, ma, _), (b, mb, sb), (c, mc, _) = curve[i - 1], curve[i], curve[i + 1]
+        (a, ma, _), (_, mb, sb), (c, mc, _) = curve[i - 1], curve[i], curve[i + 1]
         if c - a > 2 and bool(mb.mid() <= ma.mid()) and bool(mb.mid() <= mc.mid()):
             mins.append((mb.mid() / (sb.mid() + 1), a, c))
     out = []

@@ -423,7 +423,8 @@ class Scope:
             f"(`let n = d`) and write that name; {f} keeps its meaning")
 
     def _shadow_function(self, st: Let, old: _Def) -> str | None:
-        """``let N = d`` where N is a vocabulary's function the document never applied: the
+        """``let N = d`` (the dimension, nothing else: a count named like the function) where
+        N is a vocabulary's function the document never applied: the
         document's N is its own value from here on, and the vocabulary's function keeps its
         meaning under the name returned (``N_layernorm``), which the vocabulary's LaTeX
         meanings (``\\hat x``: ``N(x)``) use (latex_env.py); its definitions made through N
@@ -432,7 +433,8 @@ class Scope:
         is taken: the caller refuses the let."""
         m = re.search(r"use (\w+)", old.origin)
         kept = f"{st.name}_{m.group(1) if m else 'vocabulary'}"
-        if st.name in self.applied or kept in self.lets or self.is_defined(kept) \
+        count = isinstance(st.body, Name) and st.body.id == "d"
+        if not count or st.name in self.applied or kept in self.lets or self.is_defined(kept) \
                 or st.name in self.shadowed_functions:
             return None
         self.lets[kept] = old

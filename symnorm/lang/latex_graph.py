@@ -344,8 +344,8 @@ def _read_partial(reader: Any, pt: Partial) -> object | None:
                 and r.kind(p.var) == "let":
             raise _err(f"\\partial {p.var}: the node of the computation graph is the variance "
                        f"{p.var}^2, not the standard deviation", p.pos, r.file,
-                       f"differentiate by \\sigma^2 (\\frac{{\\partial \\ell}}{{\\partial "
-                       f"\\sigma^2}})")
+                       "differentiate by \\sigma^2 (\\frac{\\partial \\ell}{\\partial "
+                       "\\sigma^2})")
         return None
     pos = p.pos
     _refuse_own_nodes(r, p, graph)

@@ -40,7 +40,6 @@ from symnorm.lang.syntax import (
     Pos,
     Transpose,
     VectorLit,
-    nodes,
 )
 
 __all__ = ["INDEX_LETTERS", "LOSS", "SUM_ENTRIES", "SUM_SQUARES", "SUM_SCALED", "SUM_TERM",
