@@ -33,7 +33,7 @@ REFUSED = {
     "mygrad.batchnorm": "expected ']' to close '['",        # the typo Var[x}
     # MyGrad's own y(x), the normalized value, under use batchnorm's output y: two readings
     # (then batchnorm(x) = gamma * y(x) + beta: 'norm' is written as a word)
-    "mygrad.batchnorm.fn": "states the output y without \\gamma and \\beta",
+    "mygrad.batchnorm.fn": "writes the output y without \\gamma and \\beta",
     # the source's own weight w instead of the vocabulary's gamma, in the output or in a
     # relation that involves it (the chain rule through dL_dy)
     "nki.rms_norm": "uses w, declared by the document",

@@ -270,7 +270,7 @@ def parse_latex_equation(
                                           reader.env.latex_aliases)
     if layer is None and raws:
         reader.dropped = _dropped_affine(_output_form(toks, raws, reader), reader.env,
-                                         "states the output")
+                                         "writes the output")
     return reader.build(raws, label)
 
 
@@ -355,8 +355,8 @@ def _layer_map(toks: list[Any], raws: list[RawRel], reader: _Equation, parser: E
     output with the input replaced by the argument.  None where no such call is made.
 
     ``LN(x)`` in such an equation is the same map at x.  A formula for the map that writes
-    fewer affine parameters than the output has is refused as :func:`_refuse_dropped_affine`
-    refuses ``y = ...``, unless the ``use`` line states the layer (``affine=none``).
+    fewer affine parameters than the output has is two readings, as ``y = ...`` is
+    (:func:`_dropped_affine`), unless the ``use`` line states the layer (``affine=none``).
     """
     env, out, names = reader.env, parser.output, parser.layer_names
     if out is None or not names or out not in env.meanings:
@@ -477,11 +477,10 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
     """The affine parameters (``gamma``, ``beta``) a statement of the output writes, or None
     when the vocabulary's output keeps its full meaning here.
 
-    Only for an equation that states the output (``y = ...`` or a formula alone), takes no
-    derivative, and uses the output nowhere else: then what it writes, directly or through a
-    word (``weight``) or a definition of the document, says which layer it describes
-    (``y = \\frac{x - \\mu}{\\sqrt{\\sigma^2+\\epsilon}}`` the layer with ``affine=False``, see
-    :func:`_refuse_dropped_affine`).  A statement of the output that uses a declared ``weight`` or
+    For an equation that writes the output (``y = ...``, ``\\hat x = y``, a formula alone, an
+    alias ``Y`` of y) and takes no derivative: what it writes, directly or through a word
+    (``weight``) or a definition of the document, against what the layer has decides whether
+    it drops a parameter (:func:`_dropped_affine`).  A statement of the output that uses a declared ``weight`` or
     ``bias`` is an error: the source means the vocabulary's gamma and beta, the document made
     them other symbols.
     """
@@ -516,18 +515,19 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
                            f"...(affine=elementwise)` for a per-element one; or write "
                            f"\\gamma, \\beta; or define {out} yourself (`let {out} = ...` "
                            "before the equation)")
-    if env.plain_output is None or not stating or any(t.text == "\\partial" for t in toks):
+    if env.plain_output is None or any(t.text == "\\partial" for t in toks):
         return None
+    # any relation that writes the output (on either side, or through an alias Y of it)
+    # drops the parameters it does not write: \hat x = y is two readings as y = \hat x is
     written = {a for a in params if _writes_affine(toks, (a,), env.latex_aliases)}
+    outs = {out} | {a for a, t in env.latex_aliases.items() if t == out}
+    whole = env.reaches(Name(out, raws[0].pos)) if raws else None
+    mentions = bool(stating)
     for r in raws:
-        if r not in stating and out in names_in(r.left):
-            return None
-        names = names_in(r.right)
-        if out in names:
-            return None
-        if r not in stating:  # a condition (\text{if}\ weight = 2) is part of the equation
-            names |= names_in(r.left)
-        for n in names:
+        for n in names_in(r.left) | names_in(r.right):
+            if n in outs:
+                mentions = True
+                continue
             if n in env.meanings and reader._vocab(n):
                 written |= set(params) & names_in(env.meanings[n])  # weight: gamma
                 continue  # the vocabulary's statistics: none uses the affine parameters
@@ -538,8 +538,11 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
                 found = env.reaches(Name(n, r.pos))
                 if found is None:
                     return None
+                if whole is not None and found == whole and n not in params:
+                    mentions = True  # an alias of the output (let Y = y)
+                    continue
                 written |= set(params) & found
-    return frozenset(written)
+    return frozenset(written) if mentions else None
 
 
 def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:
