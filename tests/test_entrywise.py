@@ -148,14 +148,20 @@ def test_per_element_latex_is_proved_for_every_d(latex):
     r"y = \beta \odot \hat x + \gamma",                 # gamma and beta swapped
     r"y_i = \gamma_i \hat x_i - \beta_i",               # sign of the bias
     r"y = \hat x * \gamma * \gamma + \beta",            # the gain twice
-    r"y = \hat x * \gamma",                             # the bias dropped
+    r"y = 2\hat x * \gamma",                            # the bias dropped, 2 added
     r"\frac{\partial y}{\partial x} = J \mathrm{diag}(\gamma)",   # diag on the wrong side
-    r"\frac{\partial y}{\partial x} = J",               # the gain dropped
+    r"\frac{\partial y}{\partial x} = 2J",               # the gain dropped
     r"y = \gamma \odot \frac{x - \mu\mathbf 1}{\sqrt{\sigma^2}} + \beta",  # eps dropped
 ])
 def test_per_element_latex_mutants_are_refuted(latex):
     rows = [r for r in latex_rows(EW, latex) if r[1] != "defined"]
     assert "refuted" in [r[1] for r in rows] and "error" not in [r[1] for r in rows], rows
+
+
+def test_a_dropped_bias_is_two_readings_with_the_per_element_layer_too():
+    # y = xhat * gamma: false for the layer with a bias, true for one without (affine=gain)
+    rows = [r for r in latex_rows(EW, r"y = \hat x * \gamma") if r[1] != "defined"]
+    assert [r[1] for r in rows] == ["error"] and "two readings" in rows[0][3], rows
 
 
 def test_star_between_vectors_is_read_entrywise_and_says_so():

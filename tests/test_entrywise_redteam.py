@@ -106,7 +106,7 @@ y = \hat x * \gamma * \gamma + \beta
 ```
 
 ```latex lr07
-\frac{\partial \ell}{\partial x} = J \frac{\partial \ell}{\partial y}
+\frac{\partial \ell}{\partial x} = 2J \frac{\partial \ell}{\partial y}
 ```
 
 ```latex lt07

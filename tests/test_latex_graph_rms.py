@@ -98,8 +98,8 @@ RMS_LINES = [
     (r"\frac{\partial \ell}{\partial r} = -\frac{1}{r^2} x^\top (\gamma \odot "
      r"\frac{\partial \ell}{\partial y})", RMS_E,
      lambda: _same(rms_adjoint_r(True), -X @ (G * DY) / R ** 2)),
-    (r"\frac{\partial \ell}{\partial r} = -\frac{1}{r^2} x^\top \frac{\partial \ell}"
-     r"{\partial y}", RMS_E, lambda: _same(rms_adjoint_r(True), -X @ DY / R ** 2)),
+    (r"\frac{\partial \ell}{\partial r} = -\frac{2}{r^2} x^\top \frac{\partial \ell}"
+     r"{\partial y}", RMS_E, lambda: _same(rms_adjoint_r(True), -2 * X @ DY / R ** 2)),
     (r"\frac{\partial \ell}{\partial r} = -\frac{\gamma}{r^2} x^\top \frac{\partial \ell}"
      r"{\partial y}", RMS_S, lambda: _same(rms_adjoint_r(False), -GAMMA * X @ DY / R ** 2)),
     (r"\frac{\partial \ell}{\partial r} = -\frac{\gamma}{r} x^\top \frac{\partial \ell}"
@@ -112,6 +112,15 @@ RMS_LINES = [
      RMS_E, lambda: _same(np.array([_d(lambda v: DY @ rms_y("xhat", XH + v * e, True), 0.0)
                                     for e in np.eye(M)]), 2 * G * DY)),
 ]
+
+
+def test_an_adjoint_that_drops_the_per_element_gain_is_two_readings() -> None:
+    # true for the layer without its weight (gamma = 1), false with it
+    latex = (r"\frac{\partial \ell}{\partial r} = -\frac{1}{r^2} x^\top \frac{\partial "
+             r"\ell}{\partial y}")
+    assert not _same(rms_adjoint_r(True), -X @ DY / R ** 2)
+    assert _same(-X @ DY / R ** 2, -X @ (np.ones_like(G) * DY) / R ** 2)
+    assert [s for _, s, _ in verdicts(RMS_E, latex) if s != "defined"] == ["error"]
 
 
 @pytest.mark.parametrize("k", range(len(RMS_LINES)))

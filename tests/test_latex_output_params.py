@@ -25,7 +25,9 @@ LN = "document use layernorm(affine=elementwise)"
 
 @pytest.mark.parametrize("pre, latex, status", [
     (RMS, r"y_i = \frac{x_i}{\sqrt{\frac{1}{n}\sum_{j=1}^n x_j^2 + \epsilon}}\gamma_i", "proved"),
-    (RMS, r"y_i = \frac{x_i}{\sqrt{\frac{1}{n}\sum_{j=1}^n x_j^2 + \epsilon}}", "refuted"),
+    # the weight dropped: true without it, false with it (two readings, an error)
+    (RMS, r"y_i = \frac{x_i}{\sqrt{\frac{1}{n}\sum_{j=1}^n x_j^2 + \epsilon}}", "error"),
+    (RMS, r"y_i = \frac{2x_i}{\sqrt{\frac{1}{n}\sum_{j=1}^n x_j^2 + \epsilon}}", "refuted"),
     (LN, r"y = \gamma \odot \hat x + \beta", "proved"),
     (LN, r"y = \gamma \odot \hat x - \beta", "refuted"),
 ])

@@ -142,9 +142,10 @@ def test_plain_use_rmsnorm_with_a_parameter_dropped_is_two_readings(latex, state
 
 def test_elementwise_keeps_its_gain() -> None:
     """With affine=elementwise the document says the layer has a weight: a formula without
-    it is refuted, never read as the layer without affine parameters."""
+    it is two readings (true without the weight), never proved; false both ways, refuted."""
     pre = "use rmsnorm(affine=elementwise)"
-    assert claims(pre, r"y = \frac{x}{\mathrm{RMS}(x)}") == ["refuted"]
+    assert claims(pre, r"y = \frac{x}{\mathrm{RMS}(x)}") == ["error"]
+    assert claims(pre, r"y = \frac{2x}{\mathrm{RMS}(x)}") == ["refuted"]
     assert claims(pre, r"y_i = \frac{x_i}{\mathrm{RMS}(x)} * \gamma_i") == ["proved"]
 
 

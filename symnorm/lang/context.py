@@ -603,6 +603,7 @@ class Scope:
                                 "instancenorm); layernorm and rmsnorm: affine=elementwise "
                                 "(vector gamma, beta); groupnorm and instancenorm: groups, "
                                 "channels, spatial (integers)")
+        self._same_affine(st, mode or ("elementwise" if opts.get("affine") else None))
         try:
             text = vocabulary_text(st.vocab, opts)
         except (SpecError, LimitError) as exc:
@@ -640,6 +641,25 @@ class Scope:
                 self.document_affine_modes[st.vocab] = mode
         if not document:
             self._shadow_other_meanings()
+
+    def _same_affine(self, st: Use, mode: str | None) -> None:
+        """A `use` of a vocabulary the document already uses document-wide must say the same
+        affine parameters (``affine=`` option, or none): the document's names of the layer
+        (``y``, ``gamma``) hold in every block, so a block's plain ``use layernorm`` after
+        ``document use layernorm(affine=none)`` would silently keep the document's layer
+        without them (red team 16)."""
+        if st.vocab not in self.document_vocabs:
+            return
+        doc = self.document_affine_modes.get(st.vocab) or (
+            "elementwise" if st.vocab in self.document_elementwise else None)
+        if doc != mode:
+            said = f"affine={doc}" if doc else "no affine option (gain and bias)"
+            now = f"affine={mode}" if mode else "no affine option (gain and bias)"
+            raise self._err(f"use {st.vocab} with {now}, while the document uses {st.vocab} "
+                            f"with {said} for every block (a `document use` line): one layer "
+                            "would have two sets of affine parameters", st.pos,
+                            f"write the `document use {st.vocab}` line's option here too, or "
+                            "drop `document` from it so that each block says its own layer")
 
     def _shadow_other_meanings(self) -> None:
         """Hide, until the block ends, the names an earlier block's LaTeX equation defined
@@ -894,9 +914,11 @@ class Scope:
                                 f"use {name!r} in a block without those options")
         stale = sorted(n for n in d.deps if n in self.shadowed) if self.shadowed else []
         if stale and not d.local:
-            where = self.lets[stale[0]].origin
+            now = self.lets.get(stale[0])  # shadowed and not yet redefined: the block's own
+            how = f"redefines by `{now.origin}`" if now is not None and now.origin else \
+                "gives another meaning (its use line)"
             raise self._err(f"{name!r} (line {d.stmt.pos.line}) was defined with the "
-                            f"document's {stale[0]!r}, which this block redefines by `{where}`",
+                            f"document's {stale[0]!r}, which this block {how}",
                             pos, f"define it again in this block under another name, or use "
                             f"{name!r} in a block without those options")
         return d

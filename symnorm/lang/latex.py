@@ -268,6 +268,8 @@ def parse_latex_equation(
         reader.layer_at = set(parser.layer_at)
     reader.writes_affine = _writes_affine(toks, _affine_params(reader.env),
                                           reader.env.latex_aliases)
+    reader.written_params = frozenset(a for a in _affine_params(reader.env) if _writes_affine(
+        toks, (a,), reader.env.latex_aliases))
     if layer is None and raws:
         reader.dropped = _dropped_affine(_output_form(toks, raws, reader), reader.env,
                                          "writes the output")
@@ -619,6 +621,8 @@ class _Equation:
         #: (two-readings message, dropped parameters) of an equation that drops affine
         #: parameters (:func:`_dropped_affine`); per written relation for a derivative
         #: (:meth:`_plain_derivative`)
+        #: the affine parameters the equation's tokens write, each apart
+        self.written_params: frozenset[str] = frozenset()
         self.dropped: tuple[str, tuple[str, ...]] = ("", ())
         self._dropped: dict[int, tuple[str, tuple[str, ...]]] = {}
         #: the written relations read for the layer without affine parameters (ids)
@@ -689,36 +693,36 @@ class _Equation:
         ``y = \\hat x``, it is a claim about the layer with them (Caffe's ``dE/dX =
         (1/sqrt(var+eps)) * (dE/dY - mean(dE/dY) - mean(dE/dY . Y) . Y)``, Y the normalized
         x, is false for it) or about a layer without them (Caffe's BatchNorm layer, true),
-        and the classic typo that drops the gain reads the same.  A relation that writes a
-        parameter (\\gamma, an alias, a word like ``weight``) is about the full layer; one
-        between inner adjoints only (Ioffe's dl/dsigma^2 by dl/dxhat) is unchanged."""
+        and the classic typo that drops the gain reads the same.  Each parameter the relation
+        writes (\\gamma, an alias, a word like ``weight``, a condition) is kept; the others are
+        dropped, for adjoints between inner nodes too (dl/dbeta = sum_i dl/dxhat_i holds only
+        at gamma = 1)."""
         env, out = self.env, self.env.output
-        if out is None or env.plain_output is None or self.writes_affine or not any(
+        if out is None or env.plain_output is None or not any(
                 isinstance(n, Partial) for side in (written.left, written.right)
                 for n in _walk(side)):
             return
         params = set(_affine_params(env))
         if not params or not params <= {"gamma", "beta"}:
             return
+        # the parameters the equation writes (its tokens, conditions included), each apart:
+        # Caffe's formula with \text{if}\ \gamma = 1 still drops beta
+        have = set(self.written_params)
+        # every adjoint reaches the output (dl/dsigma^2 through dl/dxhat = gamma dl/dy): the
+        # check without the parameters runs only where the claim reaches them (context.py)
         full = env.reaches(Name(out, r.pos))
         outs = {out} | {a for a, t in env.latex_aliases.items() if t == out}
-        names = names_in(written.left) | names_in(written.right)
-        mentions = bool(names & outs)
-        for n in sorted(names - outs):
+        for n in sorted(names_in(written.left) | names_in(written.right) - outs):
             if n in params:
-                return  # a parameter the tokens spell otherwise: the full layer
+                have.add(n)  # a parameter the tokens spell otherwise
+                continue
             found = env.reaches(Name(n, r.pos)) if env.kind(n) in ("let", "function") \
                 or n in env.meanings else None
-            if found is not None and full is not None and found == full:
-                mentions = True  # an alias of the output (let Y = y)
-            elif found is not None and found & params:
-                return  # a word or definition of the document writes the parameter
-        mentions = mentions or any(isinstance(node, Partial) and any(
-            v in outs or full is not None and env.reaches(Name(v, r.pos)) == full
-            for v in (node.num, node.var))
-            for side in (written.left, written.right) for node in _walk(side))
-        if mentions:
-            self._dropped[id(written)] = _dropped_affine(frozenset(), env, "differentiates")
+            if found is not None and found != full:
+                have |= found & params  # a word or definition of the document writes it
+        if not params <= have:
+            self._dropped[id(written)] = _dropped_affine(frozenset(have), env,
+                                                         "differentiates")
 
     def _states_output(self, w: RawRel) -> bool:
         """Whether a written relation is about the output: it writes ``y`` (or an alias) or

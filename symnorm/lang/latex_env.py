@@ -117,10 +117,8 @@ def latex_env(scope: Scope) -> LatexEnv:
                  for name, pairs in conv.clashes.items()}
     plains = [LATEX_PLAIN_OUTPUT[v] for v in vocabs if v in LATEX_PLAIN_OUTPUT]
     plain_text = plains[0] if plains and all(same(plains[0], p) for p in plains) else None
-    if set(vocabs) & (scope.elementwise | set(scope.affine_modes)):
-        # the document says which affine parameters the layer has (affine=elementwise, none,
-        # gain): y is that layer, and a formula that drops a parameter it has is refuted
-        plain_text = None
+    # (whatever the use line says the layer has, an equation that drops one of its affine
+    # parameters is two readings: latex.py, _dropped_affine)
     mine: dict[str, str] = {n: t for v in vocabs for n, t in LATEX_CLAIM_NAMES.get(v, {}).items()}
     mine.update(texts)
     for name, text in texts.items():

@@ -143,10 +143,11 @@ def resolve_operator(reader: Any, e: Call) -> object:
                    reader.file, f"write \\frac{{\\partial}}{{\\partial {var}}}")
     out = reader.env.output
     outs = {out} | {a for a, t in reader.env.latex_aliases.items() if t == out}
+    from symnorm.lang.latex import _affine_params  # latex.py imports this module
     if out is not None and reader.env.plain_output is not None and not reader.writes_affine \
-            and names_in(operand) & outs:
-        # y = \hat x is read as the layer without gamma, beta; a derivative of y that writes
-        # neither could be of that layer or of the full one (the affine-output rule reads
+            and _affine_params(reader.env) and names_in(operand) & outs:
+        # a derivative of y that writes no affine parameter the layer has could be of the
+        # layer with them or of one without them (the two-readings check of latex.py reads
         # named partials, \frac{\partial y}{\partial x}, not this form)
         raise _err(f"{written}(...) of the output {out} in an equation that writes no affine "
                    "parameter: the derivative of the layer with \\gamma, \\beta or of the "
