@@ -269,7 +269,7 @@ def parse_latex_equation(
     reader.writes_affine = _writes_affine(toks, _affine_params(reader.env),
                                           reader.env.latex_aliases)
     reader.written_params = frozenset(a for a in _affine_params(reader.env) if _writes_affine(
-        toks, (a,), reader.env.latex_aliases))
+        toks, (a,), reader.env.latex_aliases)) - _bounded_only(raws, _affine_params(reader.env))
     if layer is None and raws:
         reader.dropped = _dropped_affine(_output_form(toks, raws, reader), reader.env,
                                          "writes the output")
@@ -522,6 +522,7 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
     # any relation that writes the output (on either side, or through an alias Y of it)
     # drops the parameters it does not write: \hat x = y is two readings as y = \hat x is
     written = {a for a in params if _writes_affine(toks, (a,), env.latex_aliases)}
+    written -= _bounded_only(raws, params)
     outs = {out} | {a for a, t in env.latex_aliases.items() if t == out}
     whole = env.reaches(Name(out, raws[0].pos)) if raws else None
     mentions = bool(stating)
@@ -545,6 +546,15 @@ def _output_form(toks: list[Any], raws: list[RawRel], reader: _Equation
                     continue
                 written |= set(params) & found
     return frozenset(written) if mentions else None
+
+
+def _bounded_only(raws: list[RawRel], params: tuple[str, ...]) -> set[str]:
+    """The parameters an equation writes only in inequalities (``\\gamma > 0``): a bound
+    does not fix them, so the relations that drop them still drop them (red team 16)."""
+    def names(ops: bool) -> set[str]:
+        return {n for r in raws if (r.op in ("==", "", "!=")) is ops
+                for n in names_in(r.left) | names_in(r.right)}
+    return set(params) & names(False) - names(True)
 
 
 def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:
@@ -1681,6 +1691,8 @@ class _Equation:
             for n in term_nodes(o.left) + term_nodes(o.right):
                 if isinstance(n, Partial):
                     out |= {n.num, n.var}
+            if self._states_output(o):  # y = 2\hat x uses gamma through y (red team 16)
+                out |= set(_affine_params(self.env))
             return out
         at = (r.pos.line, r.pos.col)
         return sorted({o.chain for o in before if o.cond_of == -1 and name in written(o)

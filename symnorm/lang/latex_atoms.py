@@ -345,7 +345,10 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
         k += 1
     word = "".join("_" if x.text == "\\_" else x.text for x in toks)
     after = p.peek(k - p.i)
-    if getattr(p, "onnx_mode", False) and (  # ReduceMean(X), InvStdDev: latex_onnx.py
+    # ReduceMean(X), InvStdDev: latex_onnx.py; a capitalised word of the vocabulary (Output,
+    # Mean) keeps its meaning there too, never an identifier the equation would define
+    # (red team 17: Output = Mul(X, 2) was a definition, after which Output = Add(X, X) held)
+    if getattr(p, "onnx_mode", False) and _uncapitalised(p, word, after) == word and (
             onnx := onnx_identifier(p, toks, word)) is not None:
         p.i = k
         return onnx

@@ -202,12 +202,15 @@ class ExprParser:
         prev: tuple[int, Expr, int] | None = None
         chain = 0
         row: list[int] = []  # chains of the current row
+        last_row: list[int] = []  # those of the row before it
         cond_of = -1  # after \text{if}: the chain the row's further relations qualify
         while True:
             row_break = False
             spaced = None  # a \quad written between a condition and what follows it
             while self.at(*SEPARATORS, IF):
                 if self.at("\\\\"):
+                    if row:
+                        last_row = row
                     row_break, row, cond_of = True, [], -1
                 elif self.at(IF):
                     cond_of = self._condition_target(row, cond_of)
@@ -225,6 +228,15 @@ class ExprParser:
                 break
             # `a &= b \\ &= c` (align): a row that starts with a relation continues the chain
             cont = prev if row_break and self.at(*RELATIONS, *DEFINERS) else None
+            if cont is not None and len(last_row) > 1:
+                # the row before holds a condition, a where-clause or another relation beside
+                # its chain: the link would start from whichever came last (red team 17: a
+                # condition's right side, so `... \text{if } \epsilon = 1 \\ &= 1` read 1 == 1)
+                raise self.err("a row that continues a chain (&= ...) after a row with more "
+                               "than one relation (a condition, a where-clause, a relation "
+                               "beside it): which one it continues is ambiguous", self.peek(),
+                               "write the continued chain's rows first and the conditions "
+                               "or side relations in a row or equation of their own")
             new, prev = self.relation(cont)
             if cont is None:
                 chain += 1
