@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from symnorm.errors import SourceError
+from symnorm.lang.latex_accent import accented_name
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
 from symnorm.lang.latex_implied_sum import unindexed_sum
@@ -210,7 +211,7 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         word = _letter_arg(p, t)
         if not word[0].isalpha():
             raise p.err(f"{s} takes a letter", t)
-        return "name", word + ACCENTS[s]
+        return "name", accented_name(p, word, t)  # let X = x: \hat X is \hat x
     if s in FUNCTION_MACROS:
         return "call", FUNCTION_MACROS[s]
     if s == "\\nabla" and p.at("_"):  # \nabla_{g} L, \nabla_{x}: latex_nabla.py
@@ -1235,7 +1236,7 @@ def _plain_base(p: ExprParser) -> str:
     if t.text in GREEK:
         return GREEK[t.text]
     if t.text in ACCENTS:
-        return _letter_arg(p, t) + ACCENTS[t.text]
+        return accented_name(p, _letter_arg(p, t), t)
     if t.text in BOLD:
         return _letter_arg(p, t)
     raise p.err(f"expected a name after \\partial, got {t.text!r}", t)
