@@ -57,12 +57,14 @@ REFUSED = {
     "thorey.mu": "the rows of a data matrix are its samples",
     # a square inside a sum over the rows p of a matrix
     "thorey.var": "a square inside \\sum of an expression of unknown shape",
-    # Thorey's two-index entries: delta_{i,k}, delta_{jl}(..), \sum_{kl}, h_{ij} (his upright-d
-    # derivatives are read: of the loss L as \partial L, of anything else refused as two
-    # readings, where the equation gets that far)
-    "thorey.translation": "comma in the subscript of delta",
-    "thorey.dvar": "\\delta(...): delta is not a declared symbol",
-    "thorey.dhhat": "\\delta(...): delta is not a declared symbol",
+    # Thorey's four-index entries (h_{kl} by h_{ij}): the Kronecker delta is read with the
+    # index letters i, j, k and those of enclosing sums (latex_kronecker.py: \delta_{i,k}
+    # and \delta_{ip}(..) inside \sum_p are), his feature index l is none; \sum_{kl}, h_{ij}
+    # (his upright-d derivatives are read: of the loss L as \partial L, of anything else
+    # refused as two readings, where the equation gets that far)
+    "thorey.translation": "\\delta_{j,l}: delta is not a name the document declares",
+    "thorey.dvar": "\\delta_{jl}: delta is not a name the document declares",
+    "thorey.dhhat": "\\delta_{jl}: delta is not a name the document declares",
     "thorey.dgamma": "expected '}' to close '{'",
     "thorey.dbeta": "expected '}' to close '{'",
     "thorey.dx.result": "dL/dh_ij: the document has no quantity h_ij",

@@ -20,6 +20,7 @@ from symnorm.lang.latex_accent import accented_name
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
 from symnorm.lang.latex_implied_sum import unindexed_sum
+from symnorm.lang.latex_kronecker import is_kronecker, kronecker_entry
 from symnorm.lang.latex_index import (
     INDEX_LETTERS,
     LOSS,
@@ -544,7 +545,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         "vocabulary that has it or define it (`let F(y) = ...`)")
         if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
                 and name not in p.local_fns and not p.free_symbol(name)
-                and not p.is_dimension(name) and not _transposed(p)):
+                and not p.is_dimension(name) and not _transposed(p)
+                and not (is_kronecker(p, name) and p.at("_"))):
             # J^\top (\gamma \odot dy): a transpose before the bracket is a matrix's, so
             # a product (a function's value is transposed after its call, f(v)^\top)
             raise p.err(f"{t.text}(...): {name} is not a declared symbol (scalar, vector, "
@@ -864,6 +866,8 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
     pos = p.pos(t)
     if sub is None:
         return Name(name, pos)
+    if is_kronecker(p, name):  # \delta_{ik}, \delta_{i,k}: latex_kronecker.py
+        return kronecker_entry(p, sub, t)  # type: ignore[return-value]
     if len(sub) != 1:
         raise p.err(f"comma in the subscript of {name}", t)
     if sub[0] in INDEX_LETTERS or sub[0] in p.sum_letters:
