@@ -82,8 +82,10 @@ REFUSED = {
 }
 #: accepted true entries whose rows are all definitions
 # (onnx.ln.mean, Mean = ReduceMean(X, axes), is a claim about the vocabulary's mean: the
-# capitalised word keeps its meaning in ONNX syntax, red team 17)
-DEFINED_ONLY = {"wn.w": "w", "ov.bn.norm": "bhat",
+# capitalised word keeps its meaning in ONNX syntax, red team 17; ov.bn.norm's \hat{b_i}
+# \leftarrow ..., with let b = x, is the vocabulary's \hat x: a claim, proved, no longer the
+# definition of a name bhat; latex_accent.py)
+DEFINED_ONLY = {"wn.w": "w",
                 # the channel superscript x^{(k)} is read (latex_channel.py): OpenVINO's
                 # \hat y^{(k)} is a name of its own, defined
                 "ov.bn.y": "yhat"}
@@ -109,9 +111,10 @@ def test_corpus5_size_and_acceptance() -> None:
     # collected, 17 were accepted and 2 of them wrongly refuted (limei.forward,
     # limei.dxhat.diff, now refused: two readings); then 15, and 20 with OpenVINO's
     # \sum {o_k^2} (ov.mvn.inside, ov.mvn.outside, both refuted as false) and the ONNX /
-    # OpenVINO operator words (ov.rms, ov.rms.scale proved, onnx.ln.mean defined)
+    # OpenVINO operator words (ov.rms, ov.rms.scale proved, onnx.ln.mean defined); the accent
+    # of the input's alias (\hat{b_i}, let b = x) turned ov.bn.norm from defined into proved
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 57 and accepted >= 23 and accepted - len(DEFINED_ONLY) >= 19
+    assert len(CORPUS) == 57 and accepted >= 23 and accepted - len(DEFINED_ONLY) >= 20
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:

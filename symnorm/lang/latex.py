@@ -239,6 +239,7 @@ def parse_latex_equation(
         parser.output = out
     parser.layer = reader.env.layer
     parser.aliases = dict(reader.env.latex_aliases)
+    parser.input_alias = reader.input_alias
     parser.layer_names = reader.env.layer_names if parser.output is not None else frozenset()
     drop_layer_label(toks, parser.layer_names, file)  # RMSNorm: y = ... (a README's label)
     parser.layer_clash = lambda n: reader.env.foreign_definition(n) \
@@ -675,6 +676,14 @@ class _Equation:
         if target in self.env.conflicts:
             return None
         return target if self._vocab(target) or self.env.vocab_let(target) else None
+
+    def input_alias(self, name: str) -> str | None:
+        """The vocabulary's input ``x`` when ``name`` is the document's exact alias of it
+        (``let X = x``; not a definition of this equation), else None (latex_accent.py)."""
+        if self.output() is None or name in self.lets or "x" in self.lets \
+                or self.env.kind("x") != "vector" or self.kind(name) != "let":
+            return None
+        return "x" if self.env.alias(name) == "x" else None
 
     def output(self) -> str | None:
         out = self.env.output

@@ -16,9 +16,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from symnorm.errors import SourceError
+from symnorm.lang.latex_accent import accented_name
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
 from symnorm.lang.latex_implied_sum import unindexed_sum
+from symnorm.lang.latex_kronecker import is_kronecker, kronecker_entry
 from symnorm.lang.latex_index import (
     INDEX_LETTERS,
     LOSS,
@@ -210,7 +212,7 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         word = _letter_arg(p, t)
         if not word[0].isalpha():
             raise p.err(f"{s} takes a letter", t)
-        return "name", word + ACCENTS[s]
+        return "name", accented_name(p, word, t)  # let X = x: \hat X is \hat x
     if s in FUNCTION_MACROS:
         return "call", FUNCTION_MACROS[s]
     if s == "\\nabla" and p.at("_"):  # \nabla_{g} L, \nabla_{x}: latex_nabla.py
@@ -546,7 +548,8 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
                         "vocabulary that has it or define it (`let F(y) = ...`)")
         if (kind == "name" and after is not None and after.text == "(" and not p.is_fn(name)
                 and name not in p.local_fns and not p.free_symbol(name)
-                and not p.is_dimension(name) and not _transposed(p)):
+                and not p.is_dimension(name) and not _transposed(p)
+                and not (is_kronecker(p, name) and p.at("_"))):
             # J^\top (\gamma \odot dy): a transpose before the bracket is a matrix's, so
             # a product (a function's value is transposed after its call, f(v)^\top)
             raise p.err(f"{t.text}(...): {name} is not a declared symbol (scalar, vector, "
@@ -866,6 +869,8 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
     pos = p.pos(t)
     if sub is None:
         return Name(name, pos)
+    if is_kronecker(p, name):  # \delta_{ik}, \delta_{i,k}: latex_kronecker.py
+        return kronecker_entry(p, sub, t)  # type: ignore[return-value]
     if len(sub) != 1:
         raise p.err(f"comma in the subscript of {name}", t)
     if sub[0] in INDEX_LETTERS or sub[0] in p.sum_letters:
@@ -1238,7 +1243,7 @@ def _plain_base(p: ExprParser) -> str:
     if t.text in GREEK:
         return GREEK[t.text]
     if t.text in ACCENTS:
-        return _letter_arg(p, t) + ACCENTS[t.text]
+        return accented_name(p, _letter_arg(p, t), t)
     if t.text in BOLD:
         return _letter_arg(p, t)
     raise p.err(f"expected a name after \\partial, got {t.text!r}", t)

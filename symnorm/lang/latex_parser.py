@@ -132,6 +132,9 @@ class ExprParser:
         self.layer_tags: set[tuple[int, int]] = set()
         #: where a layer's name was applied to another argument (line, col) -> the name
         self.layer_at: dict[tuple[int, int], str] = {}
+        #: the vocabulary's input a name is the document's exact alias of (``let X = x``:
+        #: X -> x), else None: the accent on it is the input's (latex_accent.py)
+        self.input_alias: Callable[[str], str | None] = lambda n: None
         #: names a symnorm block made aliases of the vocabulary's LaTeX-only names
         #: (``let Y = y``): each reads as that name
         self.aliases: dict[str, str] = {}
