@@ -25,7 +25,8 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "use rmsnorm(affine=elementwise)",
      (r"y_i = \frac{x_i}{\mathrm{RMS}(x)} * \gamma_i, \quad \text{where} \quad "
      r"\text{RMS}(x) = \sqrt{\epsilon + \frac{1}{n} \sum_{i=1}^{n} x_i^2}"), True),
-    ("pt.rmsnorm.noaffine", "PyTorch RMSNorm docstring without the gain", RMS,
+    ("pt.rmsnorm.noaffine", "PyTorch RMSNorm docstring without the gain",
+     "use rmsnorm(affine=none)",
      (r"y_i = \frac{x_i}{\mathrm{RMS}(x)}, \quad \text{where} \quad "
      r"\text{RMS}(x) = \sqrt{\epsilon + \frac{1}{n} \sum_{i=1}^{n} x_i^2}"), True),
     ("pt.rmsnorm.2_4", "PyTorch 2.4 RMSNorm page (a documented error)", RMS,
