@@ -119,7 +119,7 @@ def test_docstring_formula_is_proved_for_the_shape(preamble: str) -> None:
     got = claims(rows(preamble, DOC))
     G, C, W = shape_of(preamble)
     # the scope says the shape's d literally, never every d
-    assert [(s, sc) for _, s, sc, _ in got] == [("proved", f"d = {C * W}")], got
+    assert [(s, sc) for _, s, sc, _ in got] == [("proved", f"d = {C * W}, where defined")], got
 
 
 @pytest.mark.parametrize("preamble", [GN, GN1, IN])

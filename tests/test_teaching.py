@@ -23,7 +23,7 @@ def prove(src: str, **kw):
 def test_true_claims_are_proved_with_their_scope():
     r = prove("use layernorm\nclaim radial: J*c == eps/s**3*c\nclaim idem: P*P == P")
     assert [(v.label, v.status, v.scope) for v in r.verdicts] == [
-        ("radial", "proved", "every d >= 2"), ("idem", "proved", "every d >= 2")]
+        ("radial", "proved", "every d >= 2, where defined"), ("idem", "proved", "every d >= 2")]
     assert r["idem"].status == "proved" and len(r) == 2
 
 

@@ -17,6 +17,8 @@ import zlib
 from dataclasses import replace
 from fractions import Fraction
 
+import sympy as sp
+
 from ..engines import anyd, explicit
 from ..engines.anyd import Unsupported, has_entrywise
 from ..engines.child import cpu_clock
@@ -204,6 +206,51 @@ def _scope_all(c: PreparedClaim) -> str:
     bounds = [f"d {op} {v}" for name, op, v in map(anyd._simple_bound, c.assumptions)
               if name == "d"]
     return "every d >= 2" + (" with " + ", ".join(bounds) if bounds else "") + at
+
+
+#: the dimensions at which a claim over vectors must be seen defined everywhere
+_DOMAIN_DS = (2, 3, 4)
+
+
+def _defined_everywhere(c: PreparedClaim) -> bool:
+    """Whether the relation as written is defined wherever the assumptions allow: every
+    denominator nonzero, every radicand and ``log`` argument in range
+    (:func:`~symnorm.engines.domain.domain_conditions`), shown by SymPy's sign rules with
+    the sign assumptions of the claim's symbols.  False when that is not shown: a proof then
+    holds where the claim is defined, and its scope says so.  Over every d, the name ``d``
+    is an integer symbol >= 2 while the vectors have a few fixed lengths."""
+    from ..engines.domain import domain_conditions
+    any_d = _has_vectors(c) and not c.d_value
+    ds = (c.d_value,) if c.d_value else _DOMAIN_DS if _has_vectors(c) else (2,)
+    try:
+        for d in ds:
+            eng = (_SymbolicD if any_d else explicit.Explicit)(c, d)
+            for value, op in domain_conditions(eng, c.relation):
+                v = value.subs(eng.subs) if eng.subs else value
+                shown = {">=": v.is_nonnegative, ">": v.is_positive,
+                         "!=": v.is_nonzero}[op]
+                if shown is not True:
+                    return False
+    except (Unsupported, TypeError, ValueError, ZeroDivisionError, AttributeError):
+        return False
+    return True
+
+
+class _SymbolicD(explicit.Explicit):
+    """The explicit engine with the written name ``d`` an integer symbol >= 2."""
+
+    def name(self, name: str):
+        if name == "d":
+            return sp.Symbol("d_minus_2", integer=True, nonnegative=True) + 2
+        return super().name(name)
+
+
+def _where_defined(v: Verdict, c: PreparedClaim) -> None:
+    """A proof's scope names the points it covers: those where the claim is defined (a
+    proved ``!=`` names its witness, a point where it is defined)."""
+    if v.status in (PROVED, PROVED_FOR) and c.relation.op != "!=" and v.scope \
+            and "defined" not in v.scope and not _defined_everywhere(c):
+        v.scope += ", where defined"
 
 
 def _admissible(c: PreparedClaim, d: int) -> bool:
@@ -811,6 +858,7 @@ def _finished(v: Verdict, num: _Numeric, t0: float) -> Verdict:
             probe.message not in v.message:  # where the claim fails comes first
         v.message = "; ".join(x for x in (probe.message, v.message) if x)
     v.evidence = num.evidence + num.skipped
+    _where_defined(v, num.claim)
     v.seconds = round(time.monotonic() - t0, 3)
     if v.status == REFUTED:  # shown with the verdict, not only with -v
         v.message = " ".join(x for x in (v.message, *_eps_note(num.claim, v.counterexample))
