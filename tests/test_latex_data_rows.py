@@ -178,3 +178,59 @@ def test_refusal_points_at_the_part_at_fault() -> None:
 def test_two_vocabularies_with_different_axes_are_refused() -> None:
     assert_refused("use layernorm\nuse batchnorm\nlet X = x", r"\mu = \frac{1}{d}\sum_j X_{ij}",
                    ("batchnorm and layernorm normalize different axes", "two readings"))
+
+
+# --- red team of the rule: false claims built to be proved by mistake ---------------------
+
+LN_A = LN + "\nscalar a"
+#: (preamble, latex, numeric truth of the statement for every vector: False)
+RED_REFUTED = [
+    # an alias that is not exactly the input: its row's mean is not the input's mu
+    ("use layernorm\nlet F = d\nlet X = 2*x", r"\mu_i = \frac{1}{F}\sum_j X_{ij}",
+     lambda: _rows(lambda r: _eq(sum(2 * r) / len(r), r.mean()))),
+    (LN, r"\sigma^2 = \frac{1}{F}\sum_j X_{ij}^2 - \mu",
+     lambda: _rows(lambda r: _eq((r ** 2).mean() - r.mean(), r.var()))),
+    (LN, r"\hat X_{ij} = \frac{X_{ij} - \mu}{\sqrt{\sigma^2}}",
+     lambda: _rows(lambda r: _eq((r - r.mean()) / r.std(), _norm(r)))),
+    (LN, r"\mu = \frac{1}{F}\sum_{j=1}^{F} X_{ij}^2",
+     lambda: _rows(lambda r: _eq((r ** 2).mean(), r.mean()))),
+    (BN, r"\frac{1}{N}\sum_p h_{pl}^2 = \sigma_l^2",
+     lambda: _cols(lambda c: _eq((c ** 2).mean(), c.var()))),
+    # the output equal to the input, written with letters the reader knows no other way
+    (BN, r"y_{in} = h_{in}", lambda: _cols(lambda c: _eq(GAMMA * _norm(c) + BETA, c))),
+]
+RED_REFUSED = [
+    (LN, r"Y_{ij} = \gamma_i \hat X_{ij} + \beta_j", ("says in two ways",)),
+    (LN, r"X_{ij} = X_{ji}", ("X_ji beside the data-matrix entry X_ij",)),
+    (LN, r"\sum_j X_{ij} = \sum_i X_{ij}", ("says in two ways",)),
+    (LN_A, r"\mu_l = \frac{1}{F}\sum_p X_{pl}", ("runs along a column",)),
+    (LN + "\nvector dL_dy", r"Y_{ij} = \frac{\partial L}{\partial y_i}",
+     ("dL_dy_i, an entry of the vector dL_dy, along i", "runs along a column")),
+    # found by this red team: under groupnorm \mu_i is read as the statistic of entry i's
+    # group before the data-matrix reading sees the subscript, and the row's x-hat was
+    # proved with the group's statistics (i the sample)
+    ("use groupnorm(groups=2, channels=4, spatial=2)\nlet X = x",
+     r"\hat X_{ij} = \frac{X_{ij} - \mu_i}{\sqrt{\sigma_i^2+\epsilon}}",
+     ("under groupnorm a subscripted statistic", "two readings")),
+    ("use instancenorm(channels=2, spatial=3)\nlet X = x", r"\mu = \frac{1}{d}\sum_j X_{ij}",
+     ("under instancenorm a subscripted statistic",)),
+]
+
+
+@pytest.mark.parametrize("preamble,latex,truth", RED_REFUTED)
+def test_red_team_false_claim_is_refuted(preamble: str, latex: str, truth) -> None:
+    assert truth() is False
+    assert _statuses(preamble, latex) == ["refuted"], verdicts(preamble, latex)
+
+
+@pytest.mark.parametrize("preamble,latex,words", RED_REFUSED)
+def test_red_team_neighbour_is_refused(preamble: str, latex: str, words: tuple[str, ...]) -> None:
+    assert_refused(preamble, latex, words)
+
+
+def test_red_team_groupnorm_row_claim_is_false() -> None:
+    """The groupnorm claim above is false read as the sample's statistics: with two groups
+    of a sample, the row's mean is not each group's."""
+    r = DATA[0]
+    groups = np.repeat(r.reshape(2, -1).mean(axis=1), 2)
+    assert not _eq(groups, r.mean())

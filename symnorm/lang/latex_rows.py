@@ -19,9 +19,10 @@ Which letter is V:
   readings are the same relation is it read (else refused, naming both).
 
 The axis the vocabulary normalizes decides where V may stand: the rows of a data matrix are
-its samples, so under ``use layernorm`` (and rmsnorm, groupnorm, instancenorm: one sample's
-values) V is the second letter (a row: ``X_{ij}`` along j), under ``use batchnorm`` the first
-(a column: one feature's batch, ``h_{pl}`` along p).  A relation that runs along the other
+its samples, so under ``use layernorm`` (and rmsnorm: one sample's values) V is the second
+letter (a row: ``X_{ij}`` along j), under ``use batchnorm`` the first
+(a column: one feature's batch, ``h_{pl}`` along p); under groupnorm and instancenorm,
+whose subscripted statistics are a group's, data-matrix entries are refused.  A relation that runs along the other
 axis (a column's mean under layernorm) is refused, and so is a sum over F (across the
 independent vectors), an unindexed statistic's axis never is: ``\mu`` beside ``X_{ij}`` is
 the statistic of the vector F names.
@@ -47,7 +48,10 @@ __all__ = ["data_letters_ok", "read_data_rows", "row_axis"]
 
 #: the axis of a data matrix (rows the samples) along which each vocabulary normalizes:
 #: 1, a row (a sample's features); 0, a column (a feature's batch)
-_AXIS = {"layernorm": 1, "rmsnorm": 1, "groupnorm": 1, "instancenorm": 1, "batchnorm": 0}
+_AXIS = {"layernorm": 1, "rmsnorm": 1, "batchnorm": 0}
+#: vocabularies whose statistics are per group of entries: there ``\mu_i`` is the statistic
+#: of entry i's group (Wu and He), read before this module sees the subscript
+_GROUPED = ("groupnorm", "instancenorm")
 _WHAT = {1: "a sample's features, a row", 0: "a feature's batch, a column"}
 _ALONG = {1: "a row", 0: "a column"}
 
@@ -58,7 +62,10 @@ def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:
 
 def row_axis(vocabs: tuple[str, ...]) -> tuple[int | None, str]:
     """(the axis, the vocabulary) of the block's layer vocabularies: None where they give
-    two axes (layernorm beside batchnorm)."""
+    two axes (layernorm beside batchnorm) or the statistics are a group's."""
+    grouped = [v for v in vocabs if v in _GROUPED]
+    if grouped:
+        return None, grouped[0]
     axes = {v: _AXIS[v] for v in vocabs if v in _AXIS}
     if len(set(axes.values())) > 1:
         return None, " and ".join(sorted(axes))
@@ -108,6 +115,16 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
     first = data[0]
     letters = (first.row, first.col)
     axis, vocab = row_axis(vocabs)
+    if axis is None and vocab in _GROUPED:
+        # red team of this rule: under groupnorm, \hat X_{ij} = \frac{X_{ij} -
+        # \mu_i}{\sqrt{\sigma_i^2+\epsilon}} was proved, mu_i read as the group's mean of
+        # entry i although i is the sample here
+        raise _err(f"{first}: under {vocab} a subscripted statistic (\\mu_i) is the "
+                   "statistic of an entry's group, while beside a data matrix's entry it "
+                   "would be the statistic of a sample's vector: two readings, so the entries "
+                   "of a data matrix are not read here", first.pos, file,
+                   "write the vector's entries with one index (x_i) and the group's "
+                   "statistics as the vocabulary names them")
     if axis is None:
         raise _err(f"{first}: {vocab} normalize different axes of a data matrix (a sample's "
                    "features, a feature's batch), so which letter of the entry runs along "
@@ -140,8 +157,12 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
         if isinstance(n, MatrixEntry):
             for b in sorted(bound & set(letters)):
                 says.setdefault(b, []).append(f"the sum over {b}")
-        elif isinstance(n, Indexed) and n.index in letters and n.expr is None:
-            if shape(n.id) == "column":
+        elif isinstance(n, Indexed) and n.index in letters:
+            if n.expr is not None:  # an entry of a derivative (\\partial L/\\partial y_j)
+                says.setdefault(n.index, []).append(
+                    f"{n}, an entry of a vector, along {n.index}")
+                at.append(n.pos)
+            elif shape(n.id) == "column":
                 says.setdefault(n.index, []).append(
                     f"{n}, an entry of the vector {n.id}, along {n.index}")
                 at.append(n.pos)
@@ -212,8 +233,8 @@ def _read(left: object, right: object, nodes: list[tuple[object, frozenset[str]]
     def one(n: object) -> object | None:
         if isinstance(n, MatrixEntry):
             return Indexed(n.id, as_letter or vector, n.pos)
-        if isinstance(n, Indexed) and n.index == fixed and n.expr is None:
-            if shape(n.id) != "scalar":
+        if isinstance(n, Indexed) and n.index == fixed:
+            if n.expr is not None or shape(n.id) != "scalar":
                 raise _err(f"{n}: {n.id} at the fixed index {fixed} must be a scalar of "
                            "the vector that index names, but it is not", n.pos, file,
                            f"write {n.id}_{vector} for its entries")
