@@ -4,7 +4,8 @@ issue threads, blog posts deriving the backward pass, and re-posts of them).
 
 Each entry: (key, source, preamble, latex, truth), as in ``tests/real_world_corpus3.py``:
 ``latex`` is transcribed verbatim (the text between the math delimiters, or the plain-text
-formula of a docstring), ``preamble`` is a ``use`` line and declarations only, ``truth`` says
+formula of a docstring), ``preamble`` is a ``use`` line and declarations only (``let NAME =
+...`` only to say that a source's own name is the vocabulary's quantity), ``truth`` says
 whether the equation holds as written (computed independently with numpy in
 ``tests/test_latex_real_world4.py``); garbled or mistyped equations are False.  Where the
 source means a partial along a computation graph, or a symbol it leaves undefined, the
@@ -18,8 +19,9 @@ LN_E = "use layernorm(affine=elementwise)"
 BN = "use batchnorm"
 RMS = "use rmsnorm"
 KERAS = "use layernorm\nlet k = d"
-NEMO = "use layernorm\nlet F = d"
-NEMO_G = "use layernorm\nlet F = d\nvector dL_dY"
+# NeMo's X (B x F, rows i the samples) is the layer's input, Y its output (latex_rows.py)
+NEMO = "use layernorm\nlet F = d\nlet X = x\nlet Y = y"
+NEMO_G = "use layernorm\nlet F = d\nlet X = x\nlet Y = y\nvector dL_dY"
 TALWAR = "use batchnorm\nlet N = d"
 # yueyiming2009's notation table: dy_i is dL/dy_i, and d before a quantity its dL/d -- the upstream
 # gradient declared in differential notation (vector dy), which turns that notation on

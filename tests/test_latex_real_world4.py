@@ -38,15 +38,10 @@ REFUSED = {
     # relation that involves it (the chain rule through dL_dy)
     "nki.rms_norm": "uses w, declared by the document",
     "chrisjob.rmsnorm.dx": "uses w, declared by the document",
-    # a matrix X with entries X_ij (row i the sample): the preamble does not say which
-    # vector of the layer its rows are (`let X = x` would: tests/test_latex_matrix.py)
-    "nemo.lnb.mu": "X_ij: entry (i, j) of X, which is not a matrix here",
-    "nemo.lnb.var": "X_ij: entry (i, j) of X, which is not a matrix here",
-    "nemo.lnb.xhat": "Xhat_ij: entry (i, j) of Xhat, which is not a matrix here",
-    "nemo.lnb.y": "Y_ij: entry (i, j) of Y, which is not a matrix here",
-    # a partial by X-hat, which the document does not have: no value, never a definition
-    "nemo.lnb.dxhat": "the document has no quantity Xhat",
-    "nemo.lnb.dx": "the document has no quantity X ",
+    # NeMo's X_ij, \hat X_ij, Y_ij (let X = x, let Y = y) are read one row at a time
+    # (latex_rows.py) and proved, and so is its graph partial by \hat X; its (false) input
+    # gradient multiplies two vectors with \cdot
+    "nemo.lnb.dx": "cannot multiply a vector by a vector",
     "mltalks.Y": "unknown name 'X'",
     # derivatives: an entry of a Jacobian, a differential, an inline \partial
     # \sigma [x]: sigma times the vector x, not the standard deviation of x
@@ -91,10 +86,11 @@ def test_corpus4_size_and_acceptance() -> None:
     # as dy (yue.*, yuerms.dr, xla.dgamma), the diagonal by a per-element parameter (yue.dbeta,
     # yue.dgamma, yuerms.dgamma), a layer's name applied to x (edifice.rmsnorm), running_mean
     # as one declared name (CS231n's updates, refuted); Patil's a is a definition only.
-    # nemo.lnb.dxhat (a partial by an X-hat the document lacks) and chrisjob.rmsnorm.dx (the
-    # source's w) are refused
+    # chrisjob.rmsnorm.dx (the source's w) is refused.  Then 28: NeMo's data matrix X (let X
+    # = x, let Y = y), read one row at a time (latex_rows.py), its mean, variance, X-hat, Y
+    # and the graph partial by X-hat proved
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 50 and accepted >= 23 and accepted - len(DEFINED_ONLY) >= 22
+    assert len(CORPUS) == 50 and accepted == 28 and accepted - len(DEFINED_ONLY) == 27
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:
@@ -332,6 +328,12 @@ VARIANTS = {
     "talwar.xhat": (r"\sigma^2 + \epsilon", r"\sigma^2 - \epsilon",
                     lambda: _same((_X - _MU) / np.sqrt(_VAR - EPS), _bn(_X))),
     "talwar.y": (r"+ \beta", r"- \beta", lambda: _same(GAMMA * _XH - BETA, GAMMA * _XH + BETA)),
+    # NeMo's rows of X (let X = x): a changed sign, a doubled gain in the graph partial
+    "nemo.lnb.y": (r"+ \beta", r"- \beta", lambda: _same(GAMMA * _XH - BETA, GAMMA * _XH + BETA)),
+    "nemo.lnb.var": (r"- \mu", r"+ \mu",
+                     lambda: _same(np.sum((_X + _MU) ** 2) / M, _VAR)),
+    "nemo.lnb.dxhat": (r"= \gamma", r"= 2\gamma",
+                       lambda: _same(_graph_grad_xhat(GAMMA * np.ones(M)), 2 * GAMMA * _DY)),
     "yue.y": (r"+ \beta_i", r"+ \gamma_i",
               lambda: _same(_G * _XH + _G, _ln_forward_elementwise())),
     # RMSNorm(x) is the output: a doubled eps is refuted
@@ -373,7 +375,8 @@ def test_partial_by_a_quantity_the_document_lacks_is_refused() -> None:
     """nemo.lnb.dxhat differentiates by an X-hat the document does not have: once read as a
     definition of dL_dXhat (its false variant 2 gamma was `defined`, nothing checked), it is
     an error at the partial that names X-hat and the graph's nodes, true or false alike."""
-    _, _, preamble, latex, _ = ENTRIES["nemo.lnb.dxhat"]
+    _, _, _, latex, _ = ENTRIES["nemo.lnb.dxhat"]
+    preamble = "use layernorm\nlet F = d\nvector dL_dY"  # no `let X = x`: no X-hat
     for text in (latex, latex.replace(r"= \gamma", r"= 2\gamma")):
         got = verdicts(preamble, text)
         assert [s for _, s, _ in got] == ["error"], got

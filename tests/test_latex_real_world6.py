@@ -42,7 +42,6 @@ REFUSED = {
     "yeh.dx": "ambiguous operand of \\odot: a product continues with '['",
     # two-index entries of the data matrix (x_{ij}, h_{kl}) and its hat
     "yeh.dxhat": "the document has no quantity xhat_ij",
-    "thorey.hhat.kl": "unknown name 'h_kl'",
     # an equation's own definition of a declared name
     "yeh.R": "y = ... uses R, declared by the document",
     # \frac{\partial}{\partial R} applied to an expression
@@ -53,10 +52,8 @@ REFUSED = {
     # \mathbf{1}_N, ones of the batch size N, is read (let N = d); the bare \mathbf{1}
     # beside I is Yeh's N x N matrix of ones, which the ones vector is not
     "yeh.dx.scalar": "cannot subtract a matrix and a vector",
-    # h_{pj} in a sum over p (a typo in the source; refused, so never confirmed)
-    "thorey.mu": "the rows of a data matrix are its samples",
-    # a square inside a sum over the rows p of a matrix
-    "thorey.var": "a square inside \\sum of an expression of unknown shape",
+    # h_{pj} in a sum over p beside mu_l (a typo in the source; refused, so never confirmed)
+    "thorey.mu": "mu_l beside the data-matrix entry h_pj: its index l is neither letter",
     # Thorey's four-index entries (h_{kl} by h_{ij}): the Kronecker delta is read with the
     # index letters i, j, k and those of enclosing sums (latex_kronecker.py: \delta_{i,k}
     # and \delta_{ip}(..) inside \sum_p are), his feature index l is none; \sum_{kl}, h_{ij}
@@ -107,9 +104,11 @@ def test_corpus6_size_and_acceptance() -> None:
     # then 24 with the per-element gain written by juxtaposition (MLX's LayerNorm, refuted:
     # eps outside the root; leo's Wx and onlearn's (x / sqrt(..)) gamma, proved); then 26
     # with the accent of the input's alias (\hat X, \hat h: Yeh's dJ/dgamma and dJ/dbeta as
-    # sums and products, Thorey's y proved; his h-hat, defined only before, now proved)
+    # sums and products, Thorey's y proved; his h-hat, defined only before, now proved);
+    # then 28 with his data matrix h_{pl} read one feature's batch at a time (latex_rows.py:
+    # his entrywise h-hat and the variance proved)
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 56 and accepted == 26 and accepted - len(DEFINED_ONLY) == 26
+    assert len(CORPUS) == 56 and accepted == 28 and accepted - len(DEFINED_ONLY) == 28
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:

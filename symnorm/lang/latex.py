@@ -49,7 +49,8 @@ from symnorm.lang.latex_output import (
     upstream_gradients,
 )
 from symnorm.lang.latex_output import product_factors as product_factors_all
-from symnorm.lang.latex_matrix import lower_entries, needs_matrix, read_data_rows
+from symnorm.lang.latex_matrix import lower_entries, needs_matrix
+from symnorm.lang.latex_rows import read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_onnx import REDUCE_MEAN, onnx_mode, reduce_mean
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
@@ -240,6 +241,7 @@ def parse_latex_equation(
     parser.layer = reader.env.layer
     parser.aliases = dict(reader.env.latex_aliases)
     parser.input_alias = reader.input_alias
+    parser.data_row = reader.data_row  # h_{pl}: a data matrix's entry (latex_rows.py)
     parser.layer_names = reader.env.layer_names if parser.output is not None else frozenset()
     drop_layer_label(toks, parser.layer_names, file)  # RMSNorm: y = ... (a README's label)
     parser.layer_clash = lambda n: reader.env.foreign_definition(n) \
@@ -1640,11 +1642,18 @@ class _Equation:
         def shape(name: str) -> str | None:
             return self._shape(Name(name, r.pos), set()) if self.defined(name) else None
 
-        def is_row(name: str) -> bool:
-            return self.kind(name) == "let" and shape(name) == "column"
-
-        left, right = read_data_rows(r.left, r.right, is_row, shape, self.file)
+        left, right = read_data_rows(r.left, r.right, is_row=self.data_row, shape=shape,
+                                     vocabs=self.env.vocabs, file=self.file)
         return replace(r, left=left, right=right)
+
+    def data_row(self, name: str) -> bool:
+        """Whether ``X_{ij}`` may be an entry of a data matrix whose rows or columns are the
+        layer's vectors: X a defined vector quantity (``let X = x``, the vocabulary's
+        ``\\hat x``, ``y``) or the vocabulary's input x itself (latex_rows.py)."""
+        if name == "x":
+            return self.output() is not None and self.env.kind("x") == "vector" \
+                and "x" not in self.lets
+        return self.kind(name) == "let" and self._shape(Name(name, Pos(1, 1)), set()) == "column"
 
     def _matrix_of(self, e: MatrixEntry) -> Expr:
         """The matrix an entry ``A_{ij}`` reads: a declared matrix, or the Kronecker delta."""

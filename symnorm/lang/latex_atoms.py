@@ -38,6 +38,7 @@ from symnorm.lang.latex_operator import operator_ahead, read_operator
 from symnorm.lang.latex_onnx import ONNX_OPERATORS, onnx_identifier, read_onnx_call
 from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
+from symnorm.lang.latex_rows import data_letters_ok
 from symnorm.lang.latex_tokens import (
     ACCENTS,
     BOLD,
@@ -879,8 +880,9 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
             return stat
         return Indexed(name, sub[0], pos)  # type: ignore[return-value]
     letters = INDEX_LETTERS + tuple(p.sum_letters)
-    if len(sub[0]) == 2 and sub[0][0] != sub[0][1] and all(c in letters for c in sub[0]) \
-            and not p.defined(f"{name}_{sub[0]}"):
+    if len(sub[0]) == 2 and sub[0][0] != sub[0][1] and not p.defined(f"{name}_{sub[0]}") and (
+            all(c in letters for c in sub[0])
+            or data_letters_ok(sub[0], p.defined) and p.data_row(name)):
         # A_{ij}, \delta_{ij}: entry (i, j) of a matrix (latex_matrix.py)
         return MatrixEntry(name, sub[0][0], sub[0][1], pos)  # type: ignore[return-value]
     return Name(f"{name}_{sub[0]}", pos)

@@ -39,7 +39,7 @@ from symnorm.lang.latex_index import (
 )
 from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Transpose, VectorLit
 
-__all__ = ["lower_entries", "needs_matrix", "read_data_rows"]
+__all__ = ["lower_entries", "needs_matrix"]
 
 #: A lowered part and the index letters it depends on: () a scalar, (a,) the entries of a
 #: column vector along a, (a, b) the entries of a matrix, rows along a.
@@ -355,78 +355,3 @@ def _rewrite(e: object, f: Callable[[object], object | None]) -> object:
         return Call(e.func, tuple(_rewrite(a, f) for a in e.args), e.pos,  # type: ignore[misc]
                     e.batch, e.params, e.bind)
     return e
-
-
-def read_data_rows(left: object, right: object, is_row: Callable[[str], bool],
-                   shape: Callable[[str], str | None], file: str) -> tuple[object, object]:
-    """A relation over the entries ``X_{ij}`` of a data matrix, read one row at a time.
-
-    ``is_row(X)`` says that the document defines X as a vector quantity of the layer (``let
-    X = x``): then ``X_{ij}`` is entry j of the sample i, the rows are independent samples,
-    and the relation holds for every row when it holds for the vector.  As in oneDNN's
-    tensor notation, the **vector index** is the summed letter (``\\sum_j X_{ij}``), else the
-    letter of a vector entry (``\\gamma_j``), else the letter that the statistics at the
-    **fixed index** (``\\mu_i``) do not list, else the second; ``\\mu_i`` at the fixed index
-    is the scalar ``\\mu`` of that row.  A name on the left written like the entries and
-    not yet defined (``\\hat X_{ij} = ...``) is a row too (defined entrywise).  Anything that
-    gives a letter two roles is refused with its location.
-    """
-    nodes: list[tuple[object, frozenset[str]]] = []
-    for side in (left, right):
-        _walk(side, frozenset(), nodes)
-    data = [n for n, _ in nodes if isinstance(n, MatrixEntry) and n.expr is None
-            and is_row(n.id)]
-    if not data:
-        return left, right
-    letters = (data[0].row, data[0].col)
-    entries = [n for n, _ in nodes if isinstance(n, MatrixEntry)]
-    for n in entries:
-        if (n.row, n.col) != letters or n.expr is not None or not (
-                is_row(n.id) or n is left and shape(n.id) is None):
-            raise _err(f"{n} beside the data-matrix entry {data[0]}: every entry of a "
-                       "relation over the rows of a data matrix is an entry of a row, with "
-                       f"the letters {''.join(letters)}", n.pos, file,
-                       "state matrix entries (\\delta_{ij}, Jacobian entries) in an "
-                       "equation of their own")
-    summed = {b for n, bound in nodes if isinstance(n, MatrixEntry) for b in bound
-              if b in letters}
-    indexed = [n for n, _ in nodes if isinstance(n, Indexed) and n.index in letters
-               and n.expr is None]
-    by_vector = {n.index for n in indexed if shape(n.id) == "column"}
-    by_fixed = {c for n in indexed if shape(n.id) == "scalar" for c in letters
-                if c != n.index}
-    votes = summed | by_vector | by_fixed
-    if len(votes) > 1:
-        where = (indexed or data)[0]
-        raise _err(f"the letters {''.join(letters)} of {data[0]}: which one runs along the "
-                   "row (the vector index) the relation says in two ways", where.pos, file,
-                   "sum over the row's letter (\\sum_j X_{ij}) and write the statistics at "
-                   "the other (\\mu_i)")
-    (vector,) = votes or {letters[1]}
-    if vector != letters[1]:
-        # X_{ji} summed over j is a column of X, not a row (red team 12: the column mean
-        # \frac{1}{F}\sum_j X_{ji} was proved as the row's mean)
-        raise _err(f"{data[0]}: the rows of a data matrix are its samples, so the index along "
-                   f"a row is the second, {letters[1]}, but the relation runs along "
-                   f"{vector}, the first (a column of {data[0].id})", data[0].pos, file,
-                   f"write {data[0].id}_{{{letters[1]}{letters[0]}}} with the sum over "
-                   f"{vector}, or transpose the data yourself")
-    fixed = letters[0]
-    for n, bound in nodes:
-        if isinstance(n, IndexSum) and n.index == fixed:
-            raise _err(f"a sum over {fixed}, the row of {data[0]}: the rows are independent "
-                       "samples, so a sum across them is not a statistic of one row",
-                       n.pos, file, f"sum over {vector}")
-
-    def row(n: object) -> object | None:
-        if isinstance(n, MatrixEntry):
-            return Indexed(n.id, vector, n.pos)
-        if isinstance(n, Indexed) and n.index == fixed and n.expr is None:
-            if shape(n.id) != "scalar":
-                raise _err(f"{n}: {n.id} at the fixed index {fixed} (the row) must be a "
-                           f"scalar of the row, but it is not", n.pos, file,
-                           f"write {n.id}_{vector} for its entries")
-            return Name(n.id, n.pos)
-        return None
-
-    return _rewrite(left, row), _rewrite(right, row)

@@ -135,6 +135,9 @@ class ExprParser:
         #: the vocabulary's input a name is the document's exact alias of (``let X = x``:
         #: X -> x), else None: the accent on it is the input's (latex_accent.py)
         self.input_alias: Callable[[str], str | None] = lambda n: None
+        #: whether ``NAME_{pl}`` with letters that are no index letters of the reader is
+        #: the entry of a data matrix of the layer's vectors (latex_rows.py)
+        self.data_row: Callable[[str], bool] = lambda n: False
         #: names a symnorm block made aliases of the vocabulary's LaTeX-only names
         #: (``let Y = y``): each reads as that name
         self.aliases: dict[str, str] = {}
