@@ -134,6 +134,15 @@ REFUSED = [
     # a scalar gain at the index of the vector under layernorm: per element needs the option
     (LN, r"Y_{ij} = \gamma_j \hat X_{ij} + \beta",
      ("gamma_j, the scalar gamma at the fixed index j", "affine=elementwise")),
+    # under layernorm one gamma, one beta serve every sample: at the sample's letter they
+    # name nothing (they were read as the shared parameters, the subscript dropped)
+    (LN, r"Y_{ij} = \gamma_i \frac{X_{ij}-\mu_i}{\sqrt{\sigma_i^2+\epsilon}} + \beta",
+     ("gamma_i: under layernorm the scalar gamma is one parameter shared by every sample",
+      "names nothing")),
+    (LN, r"Y_{ij} = \gamma \frac{X_{ij}-\mu_i}{\sqrt{\sigma_i^2+\epsilon}} + \beta_i",
+     ("beta_i: under layernorm the scalar beta is one parameter shared by every sample",)),
+    (LN + "\nlet g = gamma", r"Y_{ij} = g_i \frac{X_{ij}-\mu_i}{\sqrt{\sigma_i^2+\epsilon}} + \beta",
+     ("shared by every sample",)),
     # a statistic subscripted by the index that is summed
     (LN, r"\mu_j = \frac{1}{F}\sum_j X_{ij}",
      ("says in two ways", "the sum over j makes it j", "mu_j, the scalar mu at the fixed "
@@ -200,7 +209,7 @@ RED_REFUTED = [
     (BN, r"y_{in} = h_{in}", lambda: _cols(lambda c: _eq(GAMMA * _norm(c) + BETA, c))),
 ]
 RED_REFUSED = [
-    (LN, r"Y_{ij} = \gamma_i \hat X_{ij} + \beta_j", ("says in two ways",)),
+    (LN, r"Y_{ij} = \gamma_i \hat X_{ij} + \beta_j", ("gamma_i: under layernorm the scalar gamma is one parameter shared by every sample",)),
     (LN, r"X_{ij} = X_{ji}", ("X_ji beside the data-matrix entry X_ij",)),
     (LN, r"\sum_j X_{ij} = \sum_i X_{ij}", ("says in two ways",)),
     (LN_A, r"\mu_l = \frac{1}{F}\sum_p X_{pl}", ("runs along a column",)),

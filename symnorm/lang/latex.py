@@ -1643,7 +1643,8 @@ class _Equation:
             return self._shape(Name(name, r.pos), set()) if self.defined(name) else None
 
         left, right = read_data_rows(r.left, r.right, is_row=self.data_row, shape=shape,
-                                     vocabs=self.env.vocabs, file=self.file)
+                                     vocabs=self.env.vocabs, file=self.file,
+                                     shared=lambda n: (self.env.alias(n) or n) in ("gamma", "beta"))
         return replace(r, left=left, right=right)
 
     def data_row(self, name: str) -> bool:

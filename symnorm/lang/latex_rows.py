@@ -102,7 +102,8 @@ def _subscripted(e: object, first: MatrixEntry, shape: Callable[[str], str | Non
 
 def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool],
                    shape: Callable[[str], str | None], vocabs: tuple[str, ...],
-                   file: str) -> tuple[object, object]:
+                   file: str, shared: Callable[[str], bool] = lambda n: False
+                   ) -> tuple[object, object]:
     """The relation ``left ~ right`` over data-matrix entries, read for one vector (see the
     module docstring); unchanged when it has no such entry."""
     nodes: list[tuple[object, frozenset[str]]] = []
@@ -167,6 +168,15 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
                     f"{n}, an entry of the vector {n.id}, along {n.index}")
                 at.append(n.pos)
             elif shape(n.id) == "scalar":
+                if shared(n.id) and axis == 1 and n.index == letters[0]:
+                    # under layernorm one gamma serves every sample, so a gamma of sample i
+                    # is no meaning of it (red team of the rule: it was read as the shared
+                    # gamma, the subscript dropped); batchnorm's gamma_l is feature l's
+                    raise _err(f"{n}: under {vocab} the scalar {n.id} is one parameter "
+                               f"shared by every sample, so {n.id} at the sample's letter "
+                               f"{n.index} of {first} names nothing", n.pos, file,
+                               f"write {n.id} without the subscript; a per-element "
+                               "parameter is a vector: `use ...(affine=elementwise)`")
                 other = letters[1] if n.index == letters[0] else letters[0]
                 says.setdefault(other, []).append(
                     f"{n}, the scalar {n.id} at the fixed index {n.index}")
