@@ -310,12 +310,15 @@ def test_other_vocabulary_options_offer_no_graph() -> None:
     assert "read only for the vocabulary's default map" in msg and "xhat" in msg, msg
 
 
-def test_entries_of_jacobians_stay_refused() -> None:
-    # the same index on both: the diagonal entry of a Jacobian or the local partial
-    assert "the same index on both is ambiguous" in _error(
-        r"\frac{\partial y_i}{\partial \hat x_i} = \gamma")
-    assert "the same index on both is ambiguous" in _error(
-        r"\frac{\partial \hat x_i}{\partial x_i} = \frac{1}{\sqrt{\sigma^2+\epsilon}}")
+def test_same_index_partials_are_read_both_ways() -> None:
+    # latex_same_index.py: y_i depends on xhat_i alone, so the local partial and the
+    # Jacobian's diagonal are one; xhat_i depends on x_i through mu and sigma^2 too, and the
+    # two readings disagree here: an error naming both verdicts
+    assert claims(r"\frac{\partial y_i}{\partial \hat x_i} = \gamma") == ["proved"]
+    assert claims(r"\frac{\partial y_i}{\partial \hat x_i} = 2\gamma") == ["refuted"]
+    msg = _error(r"\frac{\partial \hat x_i}{\partial x_i} = \frac{1}{\sqrt{\sigma^2+\epsilon}}")
+    assert "two readings, and they disagree" in msg and "partial along the computation graph" \
+        in msg and "it is proved" in msg and "it is refuted" in msg, msg
 
 
 def test_elementwise_layernorm_graph() -> None:

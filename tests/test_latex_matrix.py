@@ -192,10 +192,12 @@ def test_the_brief_form_holds_only_without_eps() -> None:
 
 #: (preamble, latex, the construct the error names, where it points)
 REFUSALS = [
-    (LN, r"\frac{\partial \hat x_i}{\partial x_i} = 1", "the same index on both is ambiguous",
+    # y has no local partial by x (latex_same_index.py reads xhat_i by x_i both ways)
+    (LN, r"\frac{\partial y_i}{\partial x_i} = 1", "the same index on both is ambiguous",
      r"\frac"),
+    # both readings checked: true as the diagonal of the Jacobian, false as the local partial
     ("use batchnorm\nlet n = d", r"\partial (x_i - \mu ) / \partial x_i = 1 - 1/n",
-     "the same index on both is ambiguous", r"\partial"),
+     "two readings, and they disagree", r"\partial"),
     (MAT, r"a_{ij} = A_{ij}", "a_ij: entry (i, j) of a, which is not a matrix", "a_{ij}"),
     (MAT, r"A_{ij} = a_k", "three index letters", "a_k"),
     (MAT, r"A_{ij} = A_{ij} B_{ij}", "a product of two matrix entries", "A_{ij} B"),

@@ -105,10 +105,12 @@ REFUSED = {
     "script": (BN, r"\frac{\partial}{\partial x}(\mu)^2 = 0",
                ("on the bracketed operand", "two readings")),
     # dsse.website: the same index on the operand and the variable (the diagonal, or the
-    # partial along the graph with mu, sigma held, as the website means it)
+    # partial along the graph with mu, sigma held, as the website means it): both readings
+    # are checked (latex_same_index.py), and they disagree
     "diagonal": (BN, r"\frac{\partial}{\partial x_i} \frac{x_i - \mu}{\sqrt{\sigma^2+\epsilon}}"
                      r" = \frac{1}{\sqrt{\sigma^2+\epsilon}}",
-                 ("the same index on both is ambiguous", "computation graph")),
+                 ("two readings, and they disagree", "computation graph", "it is proved",
+                  "it is refuted")),
     # by a node of the graph: which written quantities are held is not said
     "node": (BN, r"\frac{\partial}{\partial \mu}\left(x_i - \mu\right) = -1",
              ("mu is not a declared scalar or vector", "held")),

@@ -69,12 +69,14 @@ REFUSED = {
     "wn.dv": "\\nabla_{v} L: L is neither declared nor defined",
     "wn.jacobian": "\\nabla_{v} w: w is neither declared nor defined",
     # \frac{\partial}{\partial x_i} applied to an expression is read (latex_operator.py); the
-    # website's partial has the same index on both (the diagonal, or the graph partial with
-    # mu, sigma^2 held, as the website means it), and the asker's quotient rule writes a
-    # product after the operator ((x_i - mu) times the root, or the derivative of both)
-    "dsse.website": "the same index on both is ambiguous",
+    # website's partial has the same index on both, read both ways (latex_same_index.py): as
+    # the graph partial with mu, sigma^2 held (as the website means it) its last link is
+    # proved, as the Jacobian's diagonal refuted, so the row is an error naming both; the
+    # asker's quotient rule writes a product after the operator ((x_i - mu) times the root,
+    # or the derivative of both); his result, read both ways, then stops at (x_i-\mu)^2
+    "dsse.website": "two readings, and they disagree",
     "dsse.quotient": "a product after \\frac{\\partial}{\\partial x_i} (x_i-\\mu)",
-    "dsse.result": "the same index on both is ambiguous",
+    "dsse.result": "power of an indexed entry outside a sum",
     # Dynamic Tanh
     "deepwiki.dyt": "tanh() of a vector: tanh applied entrywise",
     "lexai.dyt": "tanh() of a vector: tanh applied entrywise",

@@ -75,7 +75,10 @@ def _limit_memory(limit: int, parent: int | None = None) -> None:
 
 
 def _work(claim: PreparedClaim, dps: int, timeout: float) -> Verdict:
+    if claim.alternative is not None:
+        return _both_readings(claim, dps, timeout)
     v = _decided(claim, dps, timeout)
+    v.notes += claim.notes
     if not claim.needs_proof:
         return v
     if not claim.other_reading:  # the claim reaches no parameter it drops: one reading
@@ -100,6 +103,37 @@ def _work(claim: PreparedClaim, dps: int, timeout: float) -> Verdict:
     out = _verdict(claim, ERROR, f"{claim.file}:{claim.pos.line}:{claim.pos.col}: "
                    f"{claim.needs_proof} (read with them it is {seen})")
     out.seconds = v.seconds + (w.seconds if w is not None else 0.0)
+    return out
+
+
+def _both_readings(claim: PreparedClaim, dps: int, timeout: float) -> Verdict:
+    """A claim whose equation has two readings that differ in more than hypotheses (the same
+    index on both sides of a partial, docs/latex.md): each reading is decided, and only a
+    verdict both give stands; otherwise an error naming both readings and their verdicts."""
+    other = claim.alternative
+    assert other is not None
+    what, this, that, hint = claim.readings
+    v = _work(replace(claim, alternative=None), dps, timeout)
+    w = _work(other, dps, timeout)
+    seconds = v.seconds + w.seconds
+    proved = (PROVED, PROVED_FOR)
+    if v.status in proved and w.status in proved:
+        out = w if w.status == PROVED_FOR else v  # the narrower scope of the two
+        out.notes.append(f"{what}: proved in both, as {this} and as {that}: the equation "
+                         f"holds whichever is meant (the other reading: {other.statement})")
+    elif v.status == REFUTED and w.status == REFUTED:
+        out = v
+        out.notes.append(f"{what}: refuted in both, as {this} (the counterexample) and as "
+                         f"{that} (read as {other.statement}): false whichever is meant")
+    else:
+        def said(x: Verdict) -> str:
+            return f"{x.status}{' (' + x.scope + ')' if x.scope else ''}"
+        out = _verdict(claim, ERROR, f"{claim.file}:{claim.pos.line}:{claim.pos.col}: "
+                       f"{what}, and they disagree: read as {this} it is {said(v)}; read as "
+                       f"{that} it is {said(w)} ({hint})")
+        out.notes += [f"read as {this}: {claim.statement}",
+                      f"read as {that}: {other.statement}"]
+    out.seconds = seconds
     return out
 
 

@@ -78,6 +78,10 @@ class PreparedClaim:
     #: both readings give one verdict, and the hypotheses of the other reading
     needs_proof: str = ""
     other_reading: tuple[Relation, ...] = ()
+    #: the claim in the equation's other reading (:class:`Claim`), decided beside this one
+    alternative: PreparedClaim | None = None
+    readings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -686,6 +690,10 @@ class Scope:
             raise self._err(f"duplicate claim label {st.label!r}", st.pos,
                             "labels must be unique within a document")
         self.labels.add(st.label)
+        self.claims.append(self._prepared(st))
+
+    def _prepared(self, st: Claim) -> PreparedClaim:
+        """The claim ``st`` (and its other reading, if any) ready for the engines."""
         rel = self._expand_relation(st.relation)
         from .latex_groups import leftover_symbol
         for r in (rel, *st.given, *st.local_assumptions):
@@ -730,7 +738,7 @@ class Scope:
             notes.insert(0, self.d_origin.text)
         texts = [t for _, t in pairs]
         notes = [n for n in dict.fromkeys(notes) if n not in texts]
-        self.claims.append(PreparedClaim(
+        return PreparedClaim(
             label=st.label, file=self.file, pos=st.pos, relation=rel, given=given,
             assumptions=tuple(e for e, _ in pairs),
             scalars=tuple(n for n in self.scalars if n in used),
@@ -741,7 +749,9 @@ class Scope:
             source=st.source, origin=st.origin,
             assumption_text=tuple(texts + notes), needs_proof=st.needs_proof,
             other_reading=tuple(self._expand_relation(g) for g in st.other_reading
-                                if _names(g.left) & used)))
+                                if _names(g.left) & used),
+            alternative=self._prepared(st.alternative) if st.alternative is not None
+            else None, readings=st.readings, notes=st.notes)
 
     def _expand_relation(self, rel: Relation) -> Relation:
         """Expand both sides and check the relation's shapes."""

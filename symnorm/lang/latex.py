@@ -216,10 +216,31 @@ def parse_latex_equation(
     single letter followed by ``(`` is a function call (default :data:`DEFAULT_FUNCTIONS`
     and functions defined earlier in the equation); ``is_dimension(name)`` whether a name
     the document defines stands for d (default: only ``d``), as the upper bound of a sum.
+    An equation with the same index on both sides of a partial is read both ways
+    (:func:`symnorm.lang.latex_same_index.read_both`).
     """
+    from symnorm.lang.latex_same_index import read_both
+    return read_both(_parse_equation, text, label, file=file, line=line, column=column,
+                     is_defined=is_defined, is_function=is_function,
+                     is_dimension=is_dimension, env=env)
+
+
+def _parse_equation(
+    text: str, label: str, *, file: str, line: int, column: int,
+    is_defined: Callable[[str], bool], is_function: Callable[[str], bool] | None,
+    is_dimension: Callable[[str], bool] | None, env: LatexEnv | None,
+    same_index: str | None = None, keep: list[Any] | None = None, shared: Any = None,
+) -> list[Statement]:
+    """:func:`parse_latex_equation` in one reading of a same-index partial (None: refused);
+    ``keep`` receives the reader, ``shared`` the fresh variables of another reading."""
     toks = tokenize(text, file, line, column)
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
     reader = _Equation(text, file, is_defined, env or LatexEnv())
+    reader.same_index = same_index
+    if shared is not None:
+        reader._graph = shared
+    if keep is not None:
+        keep.append(reader)
     # \\text{where} (a separator like \\quad): a where-clause setting a free symbol is a condition
     reader.where_marks = [(t.line, t.col) for t in toks if t.text == "\\quad"
                           and "where" in text[t.start:t.end].lower()]
@@ -651,6 +672,10 @@ class _Equation:
         self.layer_map: Expr | None = None
         self.layer_tags: set[tuple[int, int]] = set()
         self.layer_at: set[tuple[int, int]] = set()  # where the layer calls are (line, col)
+        #: how a same-index partial is read (latex_same_index.py: None refuses it), and the
+        #: chain and written row of each claim made
+        self.same_index: str | None = None
+        self.claim_rows: dict[str, tuple[int, RawRel]] = {}
 
     def _vocab(self, name: str) -> bool:
         """Whether ``name`` takes its vocabulary meaning (the document does not define it)."""
@@ -879,6 +904,7 @@ class _Equation:
             kind = r.op_text[1:] if r.op_text in BRACES else ""  # underbrace1, ...
             counts[kind] = counts.get(kind, 0) + 1
             w = as_written.get(id(r), r)
+            self.claim_rows[f"{label}.{kind}{counts[kind]}"] = (r.chain, w)
             why, dropped = self.dropped if self.dropped[0] and self._states_output(w) \
                 else self._dropped.get(id(w), ("", ()))
             out.append(Claim(f"{label}.{kind}{counts[kind]}", rel,
@@ -1573,13 +1599,13 @@ class _Equation:
             raise _err(f"{what}: {pt.var} is not a declared vector; this form differentiates "
                        "by a variable of the document", pos, self.file,
                        f"declare `vector {pt.var}`")
-        if pt.num_index == pt.var_index:
-            raise _err(f"{what}: the same index on both is ambiguous (the diagonal entry of "
-                       "the Jacobian, or the partial along the computation graph)", pos,
-                       self.file, "write two indices for the entries")
         num, vec = lower(self._partials(pt.num), None, self.file, [], self.env.dimension)
         if not vec:  # pragma: no cover - the parser admits a numerator with one free letter
             raise _err(f"{what}: the numerator is not an entry", pos, self.file)
+        if pt.num_index == pt.var_index:  # two readings (latex_same_index.py)
+            from symnorm.lang.latex_same_index import expression_entry
+            return expression_entry(self, num, pt.var, pt.num_index, "d(..)", pos, what,
+                                    "write two indices for the entries")  # type: ignore[return-value]
         jac = Call("jacobian", (num, Name(pt.var, pos)), pos)
         return MatrixEntry(f"d({pt.num})", pt.num_index, pt.var_index, pos, jac)
 
@@ -1593,12 +1619,9 @@ class _Equation:
             # y = gamma o xhat + beta: y_i depends on gamma_i alone, so the Jacobian by gamma
             # is diagonal and its diagonal (J * ones) is also the local partial
             return Indexed(pt.num, pt.num_index, pos, BinOp("*", jac, Name("ones", pos), pos))
-        if pt.num_index == pt.var_index:
-            raise _err(f"{what}: the same index on both is ambiguous (the diagonal entry of "
-                       "the Jacobian, or the partial along the computation graph)", pos,
-                       self.file, f"write two indices (\\partial {pt.num}_i/\\partial "
-                       f"{pt.var}_j) for the entries, or the matrix \\frac{{\\partial "
-                       f"{pt.num}}}{{\\partial {pt.var}}}")
+        if pt.num_index == pt.var_index:  # two readings (latex_same_index.py)
+            from symnorm.lang.latex_same_index import same_index_entry
+            return same_index_entry(self, pt)  # type: ignore[return-value]
         if num_shape != "column" or var_kind != "vector":
             raise _err(f"{what}: an entry of a Jacobian needs a vector {pt.num} and a "
                        f"declared vector {pt.var}", pos, self.file,

@@ -367,7 +367,12 @@ def _read_partial(reader: Any, pt: Partial) -> object | None:
                        f"{_latex(var_key)} (\\frac{{\\partial \\ell}}{{\\partial "
                        f"{_latex(var_key)}}} with a declared upstream gradient)")
         b = reading.fresh(var_key, graph.node(var_key).shape, graph.node(var_key).value, pos)
-        jac: Expr = Call("jacobian", (_placed(graph.local(num_key, var_key, b), pos), b), pos)
+        local = _placed(graph.local(num_key, var_key, b), pos)
+        if p.num_index is not None and p.num_index == p.var_index:
+            # \partial y_i/\partial \hat x_i: one reading where every path is the direct one
+            from .latex_same_index import node_by_node
+            return node_by_node(r, p, local, graph.cut(var_key, b, num_key), b)
+        jac: Expr = Call("jacobian", (local, b), pos)
         return r._entries(p, jac, node.shape, var_kind)
     if r.defined(p.num) or p.num_index is not None or p.num_power is not None:
         raise _err(f"\\partial {p.num}/\\partial {p.var}: {p.num} is not a node of the "

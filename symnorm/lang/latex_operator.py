@@ -19,8 +19,9 @@ operand (``\frac{\partial}{\partial x}(a)^2``).
 
 The equation reader then resolves it (:func:`resolve_operator`) exactly as a partial of a
 defined quantity by a declared variable: ``jacobian(A, v)``, one entry per free index, the
-same index on the operand and on the variable refused as for ``\partial \hat x_i/\partial
-x_i`` (the diagonal of the Jacobian, or the partial along the graph).  The variable must be
+same index on the operand and on the variable read in two readings as ``\partial \hat
+x_i/\partial x_i`` is (the diagonal of the Jacobian, or the partial along the graph with
+the operand's other quantities held: ``symnorm/lang/latex_same_index.py``).  The variable must be
 a declared scalar or vector (x, \gamma, \beta, \epsilon, the document's symbols): by a node
 of a computation graph (``\frac{\partial}{\partial \mu}``) it would leave unsaid which of
 the written quantities are held, so it is an error.
@@ -160,12 +161,12 @@ def resolve_operator(reader: Any, e: Call) -> object:
     i = free[0] if vec and free else None
     pos = e.pos
     jac = Call("jacobian", (body, Name(var, pos)), pos)
-    if i is not None and i == j:
-        raise _err(f"{written} of an entry at the same index {i}: the same index on both is "
-                   "ambiguous (the diagonal entry of the Jacobian, or the partial along the "
-                   "computation graph)", e, reader.file,
-                   f"write two indices (\\frac{{\\partial}}{{\\partial {var}_j}} of the entry "
-                   "i) for the Jacobian's entries")
+    if i is not None and i == j:  # two readings: latex_same_index.py
+        from symnorm.lang.latex_same_index import expression_entry
+        return expression_entry(reader, body, var, i, f"d(..)/d{var}", pos,
+                                f"{written} of an entry at the same index {i}",
+                                f"write two indices (\\frac{{\\partial}}{{\\partial "
+                                f"{var}_j}} of the entry i) for the Jacobian's entries")
     if i is not None and j is not None:
         return MatrixEntry(f"d(..)/d{var}", i, j, pos, jac)  # type: ignore[return-value]
     shape = reader._shape(body, set())

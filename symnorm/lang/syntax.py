@@ -237,6 +237,14 @@ class Claim:
     needs_proof: str = field(default="", compare=False)
     #: the hypotheses of that other reading (``gamma == 1, beta == 0``)
     other_reading: tuple[Relation, ...] = field(default=(), compare=False)
+    #: a claim the same equation makes in its other reading where the two differ in more
+    #: than hypotheses (the same index on both sides of a partial: latex_same_index.py);
+    #: only a verdict both readings give stands
+    alternative: Claim | None = field(default=None, compare=False)
+    #: (what has two readings, this reading's name, the other's, how to write each)
+    readings: tuple[str, ...] = field(default=(), compare=False)
+    #: how the equation was read where its context decided a reading (shown as notes)
+    notes: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
