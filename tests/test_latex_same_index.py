@@ -237,6 +237,9 @@ NOT_CHAINS = [
      r"\frac{\partial \sigma^2}{\partial x_i}"),
     # a factor by mu beside it, times 0: no link of a chain rule
     DXH + r" + \frac{\partial \hat x_i}{\partial \mu}\cdot 0 = \frac{1}{\sqrt{\sigma^2+\epsilon}}",
+    # the partial outside the path sum it stands beside: only links of the sum read locally
+    (DXH + r" = \frac{1}{\sqrt{\sigma^2+\epsilon}}\left(1 - \frac{1}{N} - \frac{\hat x_i "
+     r"\hat x_i}{N}\right) + 0 \cdot \left(" + LINK_XHAT + " + " + LINK_MU + r"\right)"),
     # a third factor in a link
     (r"\frac{\partial l}{\partial x_i} = 2 \frac{\partial l}{\partial \hat x_i} " + DXH + " + "
      + LINK_MU),
@@ -264,3 +267,81 @@ def test_refusals_that_stay() -> None:
     # y has no local partial by x; the document's own graph is not read both ways
     got = verdicts("use batchnorm", r"\frac{\partial y_i}{\partial x_i} = \gamma")
     assert "x is not in the numerator's own formula" in got[0][2], got
+
+
+def _document(rhs: str) -> list[tuple[str, str]]:
+    from symnorm.check.run import check_text
+    text = ("```symnorm\nvector x\n```\n\n```latex a\nu = \\frac{1}{d}\\sum_{i=1}^d x_i\n```\n\n"
+            "```latex b\nw_i = 3 (x_i - u)\n```\n\n```latex c\n\\frac{\\partial w_i}{\\partial "
+            f"x_i}} = {rhs}\n```\n")
+    return [(v.status, v.message) for v in check_text(text, "t.md", sandbox=False).verdicts
+            if v.status != "defined"]
+
+
+@pytest.mark.parametrize("rhs, local, total", [
+    ("3", True, False), (r"3 - \frac{3}{d}", False, True), ("0", False, False),
+])
+def test_the_documents_own_definitions(rhs, local, total) -> None:
+    # w = 3 (x - u), u = mean(x): with u held dw_i/dx_i = 3; through u, 3 (1 - 1/d)
+    x = _X.copy()
+    jac = np.array([[3 * ((i == j) - 1 / M) for j in range(M)] for i in range(M)])
+    assert _same(np.diag(jac), 3 * (1 - 1 / M)) and M == len(x)
+    got = _document(rhs)
+    assert [s for s, _ in got] == [_expected(local, total)], got
+
+
+# --- red team: false variants built to be proved by mistake --------------------------------
+
+def _red_team() -> list[tuple[str, str, bool, str]]:
+    """(preamble, latex, truth in the reading symnorm must use, expected verdict)."""
+    grad = _grad_x()
+    dxh = GAMMA * _DY
+    one_link = dxh / S                                          # the x-hat path alone
+    dmu = float(np.sum(dxh * -1 / S))
+    rows = [
+        # eps dropped: false in both readings
+        (GRAPH, DXH + r" = \frac{1}{\sqrt{\sigma^2}}",
+         _same(LOCAL["bn"], 1 / np.sqrt(VAR)) or _same(_total("bn"), 1 / np.sqrt(VAR)),
+         "refuted"),
+        # a fourth term that is no link: both readings, false in both
+        (GRAPH, CHAINS[0][0] + r" + \frac{\partial l}{\partial \mu}",
+         _same(grad, CHAINS[0][1] + dmu), "refuted"),
+        # one link alone: no sum, both readings, false in both
+        (GRAPH, r"\frac{\partial l}{\partial x_i} = " + LINK_XHAT, _same(grad, one_link),
+         "refuted"),
+        # the chain continued by a line that drops the paths: the second link is false
+        (GRAPH, CHAINS[0][0] + r" \\ &= \frac{\partial l}{\partial \hat x_i}\frac{1}{\sqrt{"
+         r"\sigma^2+\epsilon}}", _same(grad, one_link), "proved refuted"),
+        # the mu path through x-hat only, written as a three-factor term: no chain rule
+        (GRAPH, r"\frac{\partial l}{\partial x_i} = " + LINK_XHAT + r" + \frac{\partial l}"
+         r"{\partial \hat x_i}\frac{\partial \hat x_i}{\partial \mu}\frac{\partial \mu}"
+         r"{\partial x_i}", _same(grad, one_link - dxh / S / M), "refuted"),
+        # a sub-sum that is a chain rule inside a sum with a zero three-factor term (true as
+        # the local partial, false as the diagonal): only whole sums decide, so an error
+        (GRAPH, CHAINS[0][0] + r" + \frac{\partial l}{\partial \sigma^2}\frac{\partial "
+         r"\sigma^2}{\partial \mu}\frac{\partial \mu}{\partial x_i}", True, "error"),
+        # the link written in the other order: no link of a chain rule, both readings
+        (GRAPH, r"\frac{\partial l}{\partial x_i} = " + DXH + r"\frac{\partial l}{\partial "
+         r"\hat x_i} + " + LINK_VAR + " + " + LINK_MU, True, "error"),
+        # the operand holds nothing x-dependent: d(x_i^2)/dx_i is 2 x_i, not x_i
+        (GRAPH, r"\frac{\partial}{\partial x_i}\left(x_i x_i\right) = x_i",
+         _same(2 * _X, _X), "refuted"),
+        # no graph where the vocabulary's map differs (eps outside the root)
+        ("use layernorm(eps_inside=0)\nvector dl_dy", DXH + r" = \frac{1}{\sigma}", False,
+         "error"),
+    ]
+    # RMSNorm: the path through r counted twice
+    dr = float(np.sum(dxh * -_X / R ** 2))
+    rows.append(("use rmsnorm\nvector dl_dy",
+                 r"\frac{\partial l}{\partial x_i} = \frac{\partial l}{\partial \hat x_i}"
+                 r"\frac{\partial \hat x_i}{\partial x_i} + 2\frac{\partial l}{\partial r}"
+                 r"\frac{\partial r}{\partial x_i}", False, "refuted"))
+    assert not _same(dxh / R + 2 * dr * _X / (M * R), dxh / R + dr * _X / (M * R))
+    return rows
+
+
+def test_red_team_false_variants_are_never_proved() -> None:
+    for pre, latex, truth, want in _red_team():
+        got = [s for _, s, _ in verdicts(pre, latex) if s != "defined"]
+        assert got == want.split(), (latex, got)
+        assert truth or "refuted" in got or "error" in got, (latex, got)

@@ -53,8 +53,6 @@ __all__ = ["LOCAL", "TOTAL", "SameIndexError", "entrywise", "node_by_node", "pat
 
 LOCAL, TOTAL = "local", "total"
 _BUILTIN = frozenset({"d", "ones", "I"})
-#: calls whose arguments free of the variable leave the entry free of it
-_SCALAR_FUNCS = frozenset({"sqrt", "abs", "exp", "log"})
 
 
 class SameIndexError(SourceError):
@@ -114,17 +112,25 @@ def _refuse(reader: Any, what: str, pos: Pos, hint: str, why: str = "") -> Sourc
     return SameIndexError(msg, reader.file, pos.line, pos.col, hint)
 
 
+def _plain_names(e: object) -> set[str]:
+    """The names in ``e`` (never the functions it calls)."""
+    from symnorm.lang.latex import _children
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Name):
+            out.add(node.id)
+        stack.extend(_children(node))
+    return out
+
+
 def held_names(reader: Any, f: Expr, var: str) -> list[str]:
     """The names of ``f`` other than ``var`` whose value depends on ``var`` (the quantities a
-    local partial holds: ``mu``, ``sigma``), in a fixed order."""
-    out = []
-    for n in sorted(_names(f) - {var} - _BUILTIN):
-        if reader.kind(n) in ("scalar", "vector", "matrix") or n == "hadamard" \
-                or n in _SCALAR_FUNCS or n == "jacobian":
-            continue
-        if reader._reaches(n, var):
-            out.append(n)
-    return out
+    local partial holds: ``mu``, ``sigma``), in a fixed order.  A call with ``var`` in its
+    arguments is no held name: :func:`entrywise` refuses it (``mean(x)``)."""
+    return [n for n in sorted(_plain_names(f) - {var} - _BUILTIN)
+            if reader.kind(n) not in ("scalar", "vector", "matrix") and reader._reaches(n, var)]
 
 
 def diagonal(reader: Any, f: Expr, var: str, index: str, label: str, pos: Pos,
@@ -273,26 +279,31 @@ def _links(term: object) -> tuple[Any, Any] | None:
     return a, b
 
 
-def _path_sum(reader: Any, side: object) -> bool:
-    r"""Whether ``side`` holds the multivariable chain rule over the graph: a sum of links
-    ``\partial L/\partial q \cdot \partial q/\partial x_i`` (one L, one x_i), one of them
-    through a node A by the same index (``\partial\hat x_i/\partial x_i``), another through a
-    parent of A (``\mu``, ``\sigma^2``; RMSNorm's ``r``)."""
+def _linked(reader: Any, side: object) -> list[object]:
+    r"""The same-index partials of ``side`` that are links of the multivariable chain rule
+    over the graph: in a sum of links ``\partial L/\partial q \cdot \partial q/\partial x_i``
+    (one L, one x_i), the link through a node A by the same index (``\partial\hat
+    x_i/\partial x_i``) where another link goes through a parent of A (``\mu``,
+    ``\sigma^2``; RMSNorm's ``r``)."""
     from symnorm.lang.latex import _children
     from symnorm.lang.latex_graph import Graph, _named_here, node_key
     graph, output = reader.env.graph, reader.env.output
     if not isinstance(graph, Graph) or output is None:
-        return False
+        return []
 
     def key(name: str, power: int | None) -> str | None:
         k = node_key(graph, output, name, power)
         return k if k is not None and _named_here(reader, name, output) else None
 
-    stack = [side]
+    found: list[object] = []
+    # whole sums only: the terms of ``a + b + c`` are those of the top ``+`` (a sum inside
+    # it, ``a + b``, is no chain rule when ``c`` is no link)
+    stack: list[tuple[object, bool]] = [(side, False)]
     while stack:
-        node = stack.pop()
-        stack.extend(_children(node))
-        if not (isinstance(node, BinOp) and node.op == "+"):
+        node, in_sum = stack.pop()
+        plus = isinstance(node, BinOp) and node.op == "+"
+        stack.extend((c, plus) for c in _children(node))
+        if not plus or in_sum:
             continue
         links = [_links(t) for t in _terms(node)]
         if len(links) < 2 or any(lk is None for lk in links):
@@ -310,13 +321,41 @@ def _path_sum(reader: Any, side: object) -> bool:
                 continue
             parents = set(graph.node(a_key).parents)
             if any(n in parents for n in nodes):
-                return True
-    return False
+                found.append(b)
+    return found
+
+
+def _same_index_forms(e: object) -> list[object]:
+    r"""Every partial of ``e`` that may have the same index on both sides: a partial with
+    equal indices, an inline ``\partial (..)_i/\partial x_i``, and every operator form by an
+    entry (its operand's index is known only once read)."""
+    from symnorm.lang.latex import _children
+    from symnorm.lang.latex_index import ExprPartial, Indexed, Partial
+    from symnorm.lang.latex_operator import OPERATOR
+    out: list[object] = []
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (Partial, ExprPartial)) and node.num_index is not None \
+                and node.num_index == node.var_index:
+            out.append(node)
+        elif isinstance(node, Call) and node.func == OPERATOR \
+                and isinstance(node.args[1], Indexed):
+            out.append(node)
+        stack.extend(_children(node))
+    return out
 
 
 def path_chains(reader: Any, rows: list[tuple[int, Any]]) -> set[int]:
-    """The chains (of ``(chain, written row)``) in which some row sums graph paths."""
-    return {chain for chain, w in rows if _path_sum(reader, w.left) or _path_sum(reader, w.right)}
+    """The chains (of ``(chain, written row)``) whose every same-index partial is a link of
+    the chain rule over the graph (:func:`_linked`): those read the local partial."""
+    linked: dict[int, set[int]] = {}
+    forms: dict[int, set[int]] = {}
+    for chain, w in rows:
+        for side in (w.left, w.right):
+            linked.setdefault(chain, set()).update(id(p) for p in _linked(reader, side))
+            forms.setdefault(chain, set()).update(id(p) for p in _same_index_forms(side))
+    return {c for c in forms if forms[c] and forms[c] <= linked[c]}
 
 
 # --- reading an equation both ways ---------------------------------------------------------
@@ -375,5 +414,7 @@ def read_both(parse: Callable[..., list[Any]], text: str, label: str, **kw: Any)
     out = [paired[s.label] if isinstance(s, Claim) else s for s in total]
     extra = [s for s in local if not isinstance(s, Claim) and not graph_declare(s)
              and s not in out]
+    if any(not isinstance(s, Declare) for s in extra):  # pragma: no cover - same definitions
+        raise first
     at = next((k for k, s in enumerate(out) if isinstance(s, Claim)), len(out))
     return out[:at] + extra + out[at:]
