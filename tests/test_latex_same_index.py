@@ -207,7 +207,7 @@ def test_the_local_reading_is_stated() -> None:
     v = [v for v in check_text(text, "t.md", sandbox=False).verdicts if v.status != "defined"]
     assert [x.status for x in v] == ["proved"], v
     assert any("read as the local partial along the computation graph" in n
-               and "count those paths twice" in n for n in v[0].notes), v[0].notes
+               and "count the paths through the parents twice" in n for n in v[0].notes), v[0].notes
     assert "x_node" in v[0].statement, v[0].statement
 
 

@@ -33,9 +33,10 @@ side) keeps both readings.
 
 >>> from symnorm.lang.latex_same_index import entrywise
 >>> from symnorm.lang.parser import parse_expression
->>> entrywise(parse_expression("(b - mu*ones)/sqrt(s + eps)", "<t>"), "b", lambda e: "scalar")
+>>> scalar = lambda e: "scalar" if str(e) in ("mu", "d", "sqrt(s + eps)") else "column"
+>>> entrywise(parse_expression("(b - mu*ones)/sqrt(s + eps)", "<t>"), "b", scalar)
 True
->>> entrywise(parse_expression("b - ones*ones.T*b/d", "<t>"), "b", lambda e: "scalar")
+>>> entrywise(parse_expression("b - ones*ones.T*b/d", "<t>"), "b", scalar)
 False
 """
 
@@ -388,9 +389,9 @@ def read_both(parse: Callable[..., list[Any]], text: str, label: str, **kw: Any)
                 "parents held)",
                 "the diagonal entry of the Jacobian (the total derivative)",
                 f"for the Jacobian's entries (the total derivative) {first.hint}; the local "
-                "partial has that one reading inside the chain rule over the graph (a sum of "
-                "the paths through mu and sigma^2 beside it); `symnorm check -v` shows each "
-                "reading in the claim language")
+                "partial has that one reading as a link of the chain rule over the graph (a sum "
+                "of links dl/dq dq/dx_i through the node and its parents mu, sigma^2); "
+                "`symnorm check -v` shows each reading in the claim language")
     paired: dict[str, Claim] = {}
     for cl, ct in zip(claims_l, claims_t):
         if (str(cl.relation), [str(g) for g in cl.given]) == \
@@ -399,9 +400,10 @@ def read_both(parse: Callable[..., list[Any]], text: str, label: str, **kw: Any)
         elif reader.claim_rows.get(cl.label, (None,))[0] in chains:
             paired[cl.label] = replace(cl, notes=cl.notes + (
                 f"{head}: read as the local partial along the computation graph (the "
-                "numerator's other parents held), since the row sums the paths through the "
-                "graph (a factor by mu or sigma^2 beside it): the total derivative there would "
-                "count those paths twice",))
+                "numerator's other parents held), since the row is the chain rule over the graph "
+                "(a sum of links dl/dq dq/dx_i through the node and a parent of it, mu or "
+                "sigma^2): the total derivative there would count the paths through the "
+                "parents twice",))
         else:
             paired[cl.label] = replace(cl, alternative=ct, readings=readings)
     # the statements of the total reading (its declarations hold the fresh variables of
