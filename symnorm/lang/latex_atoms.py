@@ -52,7 +52,7 @@ from symnorm.lang.latex_tokens import (
     ROOT_SIGN,
     Tok,
 )
-from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Transpose, nodes
+from symnorm.lang.syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Transpose, nodes
 from symnorm.lang.latex_groups import (
     IndexSet,
     entry_statistic,
@@ -872,6 +872,13 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
         return Name(name, pos)
     if is_kronecker(p, name):  # \delta_{ik}, \delta_{i,k}: latex_kronecker.py
         return kronecker_entry(p, sub, t)  # type: ignore[return-value]
+    if len(sub) == 2 and all(len(s) == 1 for s in sub):
+        # A_{i,j}, x_{i,j}: a comma between two index letters is the entry (i, j), read as
+        # A_{ij} is (a matrix's entry, a data matrix's row and column); anything else stays
+        # the error below
+        entry = _matrix_entry(p, name, sub[0] + sub[1], pos)
+        if entry is not None:
+            return entry
     if len(sub) != 1:
         raise p.err(f"comma in the subscript of {name}", t)
     if sub[0] in INDEX_LETTERS or sub[0] in p.sum_letters:
@@ -879,13 +886,19 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
         if stat is not None:
             return stat
         return Indexed(name, sub[0], pos)  # type: ignore[return-value]
+    entry = _matrix_entry(p, name, sub[0], pos)
+    return entry if entry is not None else Name(f"{name}_{sub[0]}", pos)
+
+
+def _matrix_entry(p: ExprParser, name: str, sub: str, pos: Pos) -> Expr | None:
+    """``A_{ij}``, ``\delta_{ij}``, a data matrix's ``h_{pl}``: entry (i, j) of a matrix
+    (latex_matrix.py, latex_rows.py), or None where the two letters are no such entry."""
     letters = INDEX_LETTERS + tuple(p.sum_letters)
-    if len(sub[0]) == 2 and sub[0][0] != sub[0][1] and not p.defined(f"{name}_{sub[0]}") and (
-            all(c in letters for c in sub[0])
-            or data_letters_ok(sub[0], p.defined) and p.data_row(name)):
-        # A_{ij}, \delta_{ij}: entry (i, j) of a matrix (latex_matrix.py)
-        return MatrixEntry(name, sub[0][0], sub[0][1], pos)  # type: ignore[return-value]
-    return Name(f"{name}_{sub[0]}", pos)
+    if len(sub) == 2 and sub[0] != sub[1] and not p.defined(f"{name}_{sub}") and (
+            all(c in letters for c in sub)
+            or data_letters_ok(sub, p.defined) and p.data_row(name)):
+        return MatrixEntry(name, sub[0], sub[1], pos)  # type: ignore[return-value]
+    return None
 
 
 def _apply(node: Expr, sup: object, t: Tok, p: ExprParser) -> Expr:
