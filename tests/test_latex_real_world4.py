@@ -22,8 +22,9 @@ Q = Fraction
 #: refused entries, by the construct their first error names
 REFUSED = {
     # plain-text formulas: a word the document does not define
-    "keras.mean": "'sum' is written as a word",            # sum(... for j in range(k))
-    "keras.var": "'sum' is written as a word",
+    # sum(... for j in range(k)): a Python generator, not read (the message names \sum_{j=1}^{k})
+    "keras.mean": "'sum' is written as a word: a sum is read only as \\sum",
+    "keras.var": "'sum' is written as a word: a sum is read only as \\sum",
     "keras.normalized": "double subscript",                  # x_i_normalized
     "keras.output": "double subscript",                      # x_i_normalized
     # out, data are MXNet's output and input words, but mean(data, axis) takes an axis

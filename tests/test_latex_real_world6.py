@@ -26,8 +26,9 @@ Q = Fraction
 REFUSED = {
     # norm(X), Burn's normalization x-hat, against the claim language's norm (the Unicode
     # Greek beside it is read as \gamma, \beta)
-    "burn.layernorm": "'norm' is written as a word",
-    "burn.batchnorm": "'norm' is written as a word",
+    # norm(X): the Euclidean norm, or Burn's normalization x-hat (two readings)
+    "burn.layernorm": "'norm' is written as a word: norm(...) is the Euclidean norm",
+    "burn.batchnorm": "'norm' is written as a word: norm(...) is the Euclidean norm",
     # attribute access self.moving_mean
     "keras.bn.infer": "expected ')' to close '('",
     # a line break after '=' inside one relation (the block's lines read as rows)

@@ -233,7 +233,7 @@ def _latex_statement(doc: Document, raw: str, lineno: int) -> None:
 def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     try:
         from .latex import parse_latex_equation
-        from .latex_env import latex_env
+        from .latex_env import WHERE_CLAUSE, latex_env
         from .latex_groups import check_statement, per_channel, per_channel_reading, sigma_forms
     except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
         doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
@@ -280,8 +280,7 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
                     # a where-clause's own meaning of a vocabulary name (sigma with eps): a
                     # later equation whose vocabularies give the name another meaning could
                     # mean either, so there it is a conflict (an error), never silently one
-                    doc.scope.mark_vocabulary(
-                        st.name, f"the where-clause of equation {label}, its own meaning")
+                    doc.scope.mark_vocabulary(st.name, f"{WHERE_CLAUSE}{label}, its own meaning")
     except (SourceError, LimitError) as exc:
         doc.scope.restore(state)
         del doc.definitions[known:]

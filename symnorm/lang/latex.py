@@ -1538,9 +1538,14 @@ class _Equation:
             raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.num} is neither declared "
                        "nor defined, and no upstream gradient of it is declared, so this "
                        "partial has no value", pos, self.file,
-                       f"declare the upstream gradient (`vector d{pt.num}_d{out or 'y'}`"
-                       + (" for the layer's output" if out else ", y a defined output")
-                       + f"), or define the derivative yourself (`let {named} = ...`)")
+                       (f"declare the upstream gradient (`vector d{pt.num}_d{out}` for the "
+                        "layer's output)" if out else
+                        # no layer: the loss's gradient by a quantity the document defines
+                        f"define the quantity {pt.num} is computed from as a function of "
+                        f"{pt.var} (`let w = ...`) and declare {pt.num}'s gradient by it "
+                        f"(`vector d{pt.num}_dw`): this partial is then the chain rule "
+                        "through w")
+                       + f", or define the derivative yourself (`let {named} = ...`)")
         if self.documented:
             raise _err(f"\\partial {pt.num}/\\partial {pt.var}: {pt.num} is a {num_kind}, and "
                        f"a derivative of a {num_kind} is not modelled, so this partial has no "

@@ -197,9 +197,13 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         return "func", word
     if s in _NAMED:
         word = _word_arg(p, t)
+        if word == "d" and s == "\\mathrm" and (frac := _slash_derivative(p, t, True)):
+            return "expr", frac  # \mathrm{d}L/\mathrm{d}\beta: as dL/d\beta
         if word == "d":
             raise p.err(f"{s}{{d}} is a differential, not the dimension d", t,
-                        "write d for the dimension; derivatives are named "
+                        "write d for the dimension; a derivative of the loss is read as "
+                        "\\frac{\\mathrm d L}{\\mathrm d \\beta} or "
+                        "\\mathrm{d}L/\\mathrm{d}\\beta, others are named "
                         "(\\frac{\\partial \\ell}{\\partial x}) or jacobian(...)")
         word = _OPNAMES.get(word, word)
         if word == "epsilon" and not p.defined(word):  # \mathrm{epsilon}: the letter's name
@@ -248,6 +252,10 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
                     "as relations (a>0)")
     if s in _REFUSED_OPS:
         raise p.err(f"{s}: {_REFUSED_OPS[s][0]}", t, _REFUSED_OPS[s][1])
+    if s in ("\\top", "\\intercal"):  # a + \top: it transposes only as a superscript
+        raise p.err(f"{s} here transposes nothing: a transpose is read only as a superscript "
+                    f"of its own (x^{s}, x^{{{s}}})", t, f"write (...)^{s} after what it "
+                    "transposes")
     if t.is_cmd:
         raise p.err(f"unsupported LaTeX command {s}", t, _KNOWN_HINT)
     raise p.err(f"unexpected {s!r}", t)
@@ -259,6 +267,25 @@ _WORDS = frozenset({"mean", "var", "variance", "std", "scale", "bias", "weight",
                     "running", "eps", "epsilon", "gamma", "beta", "gain", "shift", "rms",
                     "norm", "out", "input", "output", "sqrt", "exp", "log", "sum", "avg",
                     "offset", "src", "dst"})
+
+
+#: Words of plain-text formulas applied to a bracket whose reading is not unique (or is no
+#: LaTeX symnorm reads): what each could mean, and the nearest accepted forms.  Burn's
+#: ``Y = norm(X) * γ + β`` means the layer's normalization, while norm(v) is the Euclidean
+#: norm in the claim language and in most mathematics; Keras's ``sum(x_i[j] for j in
+#: range(k))`` is a Python generator over the entries of row i.
+_WORD_READINGS = {
+    "norm": ("norm(...) is the Euclidean norm \\|v\\| in the claim language and in most "
+             "mathematics, while framework docs (Burn's Y = norm(X) * γ + β) print it for the "
+             "layer's normalization \\hat x: two readings",
+             "write \\hat x (or \\frac{x-\\mu}{\\sqrt{\\sigma^2+\\epsilon}}) for the "
+             "normalization, \\|x\\| for the Euclidean norm"),
+    "sum": ("a sum is read only as \\sum (a Python sum(... for j in range(k)) over a "
+            "generator is not read)",
+            "write \\sum_{j=1}^{k} x_j over the entries (with let k = d), "
+            "\\frac{1}{k}\\sum_{j=1}^{k} x_j or mean(x) for the mean, "
+            "\\frac{1}{k}\\sum_{j=1}^{k} (x_j-\\mu)^2 or var(x) for the variance"),
+}
 
 
 #: Functions plain-text formulas write without a backslash, always with a parenthesis
@@ -428,6 +455,9 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                     t, f"define it (`let {word}(y) = ...`), write the product with spaces "
                     "(r \\, \\sqrt{...}), or write the function it means (1/sqrt(...) for "
                     "rsqrt)")
+    if word in _WORD_READINGS and after is not None and after.text in ("(", "["):
+        said, hint = _WORD_READINGS[word]
+        raise p.err(f"{word!r} is written as a word: {said}", t, hint)
     if word.lower() in _WORDS or word.lower().rstrip("s") in _WORDS:
         raise p.err(f"{word!r} is written as a word but the document does not define it",
                     t, f"declare it (`scalar {word}`) or define it (`let {word} = ...`); "
@@ -580,27 +610,7 @@ def _post(p: ExprParser, kind: str, val: object, t: Tok) -> Expr:
             return _apply(call, sup2, t, p)
     start = p.i
     sub, sup = _scripts(p)
-    sup = channel_superscript(p, kind, val, sup, start, t)  # x^{(k)}: latex_channel.py
-    if p.layer is not None and sup is not None and sup is not _TRANSPOSE:
-        if isinstance(sup, Name) and sup.id == p.layer:
-            if kind != "name" or str(val) == "d":
-                # 2^l, (1+\epsilon)^l, \|x\|^{(l)}, d^l: a layer index names a quantity of
-                # the layer; on anything else it would be an exponent dropped unread
-                raise p.err(f"superscript {p.layer} on {t.text}: the layer index "
-                            f"{p.layer} belongs to a name (a^{p.layer}, \\mu^{p.layer})", t,
-                            "write the layer on the names inside (\\sigma^l, x_i^l); for a "
-                            f"power use another letter than the layer {p.layer}")
-            sup = None  # a^l: the one layer the document models, no exponent
-        elif p.layer in _names_of(sup):
-            raise p.err(f"superscript {sup}: only the layer {p.layer} itself is modelled "
-                        f"(a^{p.layer}, a^{{({p.layer})}})", t,
-                        "other layers (l+1, l-1) are not: state the claim at one layer")
-    if isinstance(sup, Name) and len(sup.id) == 1 and not p.defined(sup.id):
-        raise p.err(f"superscript {sup.id} is not a defined name: a layer index (a^l, "
-                    "a^{(l)}) is read only after the document declares its layer", t,
-                    f"declare `layer {sup.id}` in a symnorm block (a_i^{sup.id}, "
-                    f"\\mu^{{({sup.id})}} are then the one layer the document models), or "
-                    f"define {sup.id} if it is an exponent")
+    sup = _name_superscript(p, kind, val, sup, start, t)
     if kind in ("name", "func", "call"):
         name = str(val)
         if name == "d" and kind == "name" and sub is None:  # dx, d^2x: not d*x
@@ -771,7 +781,7 @@ def _adjacent_name(p: ExprParser, end: int) -> bool:
         _letter(nxt) or nxt.text in GREEK or nxt.text in ACCENTS or nxt.text in BOLD)
 
 
-def _slash_derivative(p: ExprParser, t: Tok) -> Expr | None:
+def _slash_derivative(p: ExprParser, t: Tok, upright: bool = False) -> Expr | None:
     r"""``dE/dX``, ``dL/dx_i``, ``dE/dY``: a derivative printed as a plain-text fraction
     (issue threads, docstrings: Caffe's ``dE/dX = ...``), read exactly as
     ``\frac{\partial E}{\partial X}`` (a :class:`Partial`): the declared upstream gradient
@@ -780,12 +790,15 @@ def _slash_derivative(p: ExprParser, t: Tok) -> Expr | None:
 
     Only ``d`` written against one letter (or Greek letter), an optional one-token
     subscript, ``/`` and again ``d`` against a letter: None (nothing consumed) otherwise.
+    ``upright``: the d is ``\mathrm{d}`` (``\mathrm{d}L/\mathrm{d}\beta``), on both sides;
+    it is no dimension, so a space may follow it.  A power after the variable
+    (``dL/d\sigma^2``) is refused: the derivative by the power, or the power of the derivative.
     """
     toks = p.toks
     k = p.i
 
-    def name_at(j: int, end: int) -> tuple[str, str | None, int] | None:
-        if j >= len(toks) or toks[j].start != end:
+    def name_at(j: int, end: int | None) -> tuple[str, str | None, int] | None:
+        if j >= len(toks) or end is not None and toks[j].start != end:
             return None
         tok = toks[j]
         if _letter(tok) and len(tok.text) == 1:
@@ -800,16 +813,28 @@ def _slash_derivative(p: ExprParser, t: Tok) -> Expr | None:
             return base, toks[j + 1].text, j + 2
         return base, None, j
 
-    num = name_at(k, toks[k - 1].end)
+    num = name_at(k, None if upright else toks[k - 1].end)
     if num is None:
         return None
     j = num[2]
-    if j + 1 >= len(toks) or toks[j].text != "/" or toks[j + 1].text != "d":
+    n = _d_tokens(p, j + 1 - p.i) if j < len(toks) and toks[j].text == "/" else 0
+    if not n or (n > 1) != upright:  # the same d above and below the slash
         return None
-    var = name_at(j + 2, toks[j + 1].end)
+    var = name_at(j + 1 + n, None if upright else toks[j + n].end)
     if var is None:
         return None
     p.i = var[2]
+    if p.at("^"):
+        written = p.text[t.start:toks[var[2] - 1].end]
+        power = p.peek(1)
+        shown = power.text if power is not None else ""
+        top = p.text[toks[k].start:toks[num[2] - 1].end]
+        below = p.text[toks[j + 1 + n].start:toks[var[2] - 1].end]
+        raise p.err(f"{written}^{shown}: a plain-text d-fraction followed by a superscript is "
+                    f"not read (the derivative by {below}^{shown}, or the power of "
+                    f"{written}: two readings)", p.peek(),
+                    f"write \\frac{{\\partial {top}}}{{\\partial {below}^{shown}}} for the "
+                    f"derivative by {below}^{shown}")
 
     def entry(base: str, sub: str | None) -> tuple[str, str | None]:
         if sub is None or sub in INDEX_LETTERS or sub in p.sum_letters:
@@ -1015,12 +1040,37 @@ def _sup_arg(p: ExprParser, caret: Tok) -> object:
                 raise p.err("\\mathsf is accepted only in the transpose ^{\\mathsf T}", a)
             p.expect("}", t)
             return _TRANSPOSE
+        _transpose_inside(p, t)
         p.i += 1
         return p.group(t)
     single = _single_atom(p, t)
     if single is not None:
         return single
     raise p.err(f"superscript {t.text!r} must be one letter or digit or a group {{...}}", t)
+
+
+def _transpose_inside(p: ExprParser, o: Tok) -> None:
+    """Refuse ``x^{(k)\\top}``, ``x^{2\\top}``: a transpose in a superscript group beside
+    other content (a channel, a power) is no superscript of its own, so it is not read; the
+    group's own text is named, with the accepted form."""
+    depth, k = 0, p.i
+    while k < len(p.toks):
+        s = p.toks[k].text
+        depth += {"{": 1, "}": -1}.get(s, 0)
+        if depth == 0:
+            break
+        if depth == 1 and s in ("\\top", "\\intercal"):
+            rest = [x for x in p.toks[p.i + 1:k]]
+            inner = p.text[rest[0].start:rest[-1].end] if rest else ""
+            if not inner:  # x^{\top 2}: the transpose first, then more
+                raise p.err(f"{s} with more after it in one superscript: a transpose is read "
+                            f"only as a superscript of its own (x^{s}, x^{{{s}}})", p.toks[k],
+                            f"write (x^{s})^2 for a power of the transpose")
+            raise p.err(f"{s} after {inner} in one superscript {{{inner}{s}}}: a transpose is "
+                        f"read only as a superscript of its own (x^{s}, x^{{{s}}})",
+                        p.toks[k], f"write the superscript {inner} first and transpose the "
+                        f"result: (x^{{{inner}}})^{s}")
+        k += 1
 
 
 def _letter_arg(p: ExprParser, cmd: Tok, nested: bool = False) -> str:
@@ -1098,6 +1148,36 @@ def _frac(p: ExprParser, t: Tok) -> Expr:
     num = _arg(p, t)
     den = _arg(p, t)
     return BinOp("/", num, den, p.pos(t))
+
+
+def _name_superscript(p: ExprParser, kind: str, val: object, sup: object, start: int,
+                      t: Tok) -> object:
+    """The superscript just read on an atom (tokens ``start`` to ``p.i``), with the channel
+    superscript (``x^{(k)}``, latex_channel.py) and the document's layer letter (``a^l``)
+    dropped: both name the one channel or layer modelled, never a power.  The same rule
+    holds after ``\\partial`` (``\\partial\\gamma^{(k)}``, ``\\partial y_i^l``)."""
+    sup = channel_superscript(p, kind, val, sup, start, t)  # x^{(k)}: latex_channel.py
+    if p.layer is not None and sup is not None and sup is not _TRANSPOSE:
+        if isinstance(sup, Name) and sup.id == p.layer:
+            if kind != "name" or str(val) == "d":
+                # 2^l, (1+\epsilon)^l, \|x\|^{(l)}, d^l: a layer index names a quantity of
+                # the layer; on anything else it would be an exponent dropped unread
+                raise p.err(f"superscript {p.layer} on {t.text}: the layer index "
+                            f"{p.layer} belongs to a name (a^{p.layer}, \\mu^{p.layer})", t,
+                            "write the layer on the names inside (\\sigma^l, x_i^l); for a "
+                            f"power use another letter than the layer {p.layer}")
+            sup = None  # a^l: the one layer the document models, no exponent
+        elif p.layer in _names_of(sup):
+            raise p.err(f"superscript {sup}: only the layer {p.layer} itself is modelled "
+                        f"(a^{p.layer}, a^{{({p.layer})}})", t,
+                        "other layers (l+1, l-1) are not: state the claim at one layer")
+    if isinstance(sup, Name) and len(sup.id) == 1 and not p.defined(sup.id):
+        raise p.err(f"superscript {sup.id} is not a defined name: a layer index (a^l, "
+                    "a^{(l)}) is read only after the document declares its layer", t,
+                    f"declare `layer {sup.id}` in a symnorm block (a_i^{sup.id}, "
+                    f"\\mu^{{({sup.id})}} are then the one layer the document models), or "
+                    f"define {sup.id} if it is an exponent")
+    return sup
 
 
 def _d_tokens(p: ExprParser, k: int) -> int:
@@ -1233,12 +1313,27 @@ def _root_sign(p: ExprParser, t: Tok) -> Expr:
                     "or on its argument? Two readings", nxt,
                     "write \u221a(x^2) or (\u221ax)^2")
     if nxt is not None and a.text not in ("(", "{") and p.starts_factor(nxt):
-        shown = p.text[a.start:nxt.end]
+        first = p.text[a.start:p.toks[p.i - 1].end]
+        end = _factor_end(p)  # the whole next factor (√9, \frac{a}{b}), not its first token
+        rest, shown = p.text[nxt.start:end], p.text[a.start:end]
         raise p.err(f"\u221a before the product {shown}: the root of the product or the "
                     "root of its first factor times the rest? Two readings", nxt,
-                    f"write \u221a({shown}) or (\u221a{p.text[a.start:a.end]}) "
-                    f"{p.text[nxt.start:nxt.end]}")
+                    f"write \u221a({shown}) or (\u221a{first}) {rest}")
     return Call("sqrt", (body,), p.pos(t))
+
+
+def _factor_end(p: ExprParser) -> int:
+    """Where the factor at the current position ends in the text (a lookahead for a
+    message: the position is restored; a factor that does not parse shows one token)."""
+    at, toks = p.i, list(p.toks)
+    try:
+        p.factor()
+        end = p.toks[p.i - 1].end
+    except (SourceError, RecursionError):
+        end = toks[at].end
+    finally:
+        p.i, p.toks[:] = at, toks
+    return end
 
 
 def _plain_name(p: ExprParser) -> str:
@@ -1328,15 +1423,21 @@ def _partial_operand(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None
 
 def _operand_name(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
     """The name after ``\\partial`` (or a derivative's d): (name, index, power)."""
+    at = p.i
     if p.at("\\mathcal", "\\mathscr"):  # \partial\mathcal L: the loss written calligraphic
         k = p.next()
         base = _letter_arg(p, k)
     else:
         base = _plain_name(p)
+    bt = p.toks[at]
+    start = p.i
     sub, sup = _scripts(p)
+    sup = _name_superscript(p, "name", base, sup, start, bt)  # \partial\gamma^{(k)}, y_i^l
     if sup is _TRANSPOSE or sup is not None and not (
             isinstance(sup, Num) and sup.value.denominator == 1):
-        raise p.err("an operand of \\partial may carry only a digit exponent (\\sigma^2)", o)
+        raise p.err("an operand of \\partial may carry only a digit exponent (\\sigma^2), "
+                    "the channel superscript of use batchnorm (\\gamma^{(k)}) or the "
+                    "document's layer letter (y_i^l, after `layer l`)", o)
     if sub is not None and len(sub) != 1:
         raise p.err(f"comma in the subscript of {base}", o)
     index = sub[0] if sub is not None and sub[0] in INDEX_LETTERS else None
@@ -1520,16 +1621,35 @@ def _letter_run(p: ExprParser, k: Tok) -> str:
     return word if _letter(k) else k.text
 
 
+def _bound_text(p: ExprParser, k: Tok) -> str:
+    """The text of a braced bound from its first token ``k`` (consumed) to its closing brace
+    (``N+1`` of ``^{N+1}``): a message names the bound written, not its first letter."""
+    depth, j, last = 1, p.i, k
+    while j < len(p.toks):
+        depth += {"{": 1, "}": -1}.get(p.toks[j].text, 0)
+        if depth == 0:
+            break
+        last = p.toks[j]
+        j += 1
+    return p.text[k.start:last.end]
+
+
 def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
     """The upper bound must be the length d of the vectors: ``d``, ``m`` with m = d, ``d-1``.
 
     Returns whether it was written ``N-1`` (then the sum must start at 0).
     """
     name = GREEK.get(k.text, k.text)
+    whole = _bound_text(p, k) if braced else k.text  # ^{N+1}: the bound as written
     if not (_letter(k) or k.text in GREEK):
-        raise p.err(f"upper bound {k.text!r} of \\sum: a sum runs over all d entries", k,
+        raise p.err(f"upper bound {whole!r} of \\sum: a sum runs over all d entries", k,
                     "write ^d (or a name defined as d: let m = d)")
     run = _letter_run(p, k)
+    flat = "".join(whole.split())
+    if flat not in (run, name, f"{run}-1", f"{name}-1", f"{k.text}-1"):
+        said = f" ({name} is d here, so {whole} is not)" if p.is_dimension(name) else ""
+        raise p.err(f"upper bound {whole} of \\sum: a sum runs over all d entries{said}", k,
+                    "write ^d, or ^{d-1} for a sum from 0")
     if len(run) > 1 and p.is_dimension(run):  # \sum_{i=1}^{NHW}: a size name of d
         p.i += len(run) - 1
         p.dims_used.add(run)
@@ -1537,7 +1657,9 @@ def _upper_bound(p: ExprParser, k: Tok, braced: bool) -> bool:
     p.dims_used.add(name)
     if not p.is_dimension(name):
         shown = run if len(run) > 1 else name
-        raise p.err(f"upper bound {shown} of \\sum is not the dimension d", k,
+        said = f"upper bound {shown} of \\sum is not" if flat in (run, name) else \
+            f"upper bound {whole} of \\sum: {shown} is not"
+        raise p.err(f"{said} the dimension d", k,
                     f"the sum runs over all d entries of the vectors; write ^d, or define "
                     f"{shown} as d first (let {shown} = d) if it is; the vocabularies name "
                     "the count m, NHW (batchnorm), n (rmsnorm), H or D (layernorm)")

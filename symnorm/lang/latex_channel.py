@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from symnorm.lang.syntax import Name
+from symnorm.lang.syntax import Name, Num
 
 if TYPE_CHECKING:
     from symnorm.lang.latex_parser import ExprParser
@@ -85,6 +85,14 @@ def channel_superscript(p: ExprParser, kind: str, val: object, sup: object, star
     if not isinstance(sup, Name) or sup.id != letter:  # pragma: no cover - from the tokens
         return sup
     if name is None or not (chan.vocabulary(name) or not p.defined(name)):
+        if name is None and isinstance(val, Num):  # 2^{(k)}: a number is no quantity
+            raise p.err(f"superscript ({letter}) on the number {t.text}: a number has no "
+                        "channel, and use batchnorm's parenthesised superscript names the "
+                        "channel of the vocabulary's quantities (x, \\hat x, y, \\mu, "
+                        "\\sigma, \\gamma, \\beta), so it is neither a power nor a channel "
+                        "here", t, f"drop it, writing the channel on the vocabulary's names "
+                        f"({t.text}\\mu^{{({letter})}}), or write "
+                        f"{t.text}^{{{letter}}} for a power of a defined {letter}")
         what = f"{t.text}: the document's own {name}" if name is not None else "a group: it"
         raise p.err(f"channel superscript ({letter}) on {what} has a meaning of its "
                     "own, while use batchnorm's channel superscript names the channel of the "

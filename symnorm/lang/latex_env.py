@@ -35,7 +35,10 @@ from .vocab import (
 if TYPE_CHECKING:
     from .context import Scope
 
-__all__ = ["latex_env"]
+__all__ = ["WHERE_CLAUSE", "latex_env"]
+
+#: how a where-clause's own meaning of a vocabulary name is marked (document.py)
+WHERE_CLAUSE = "the where-clause of equation "
 
 _SHAPES = {"scalar": "scalar", "vector": "column", "row vector": "row", "matrix": "matrix"}
 
@@ -126,6 +129,7 @@ def latex_env(scope: Scope) -> LatexEnv:
             # the meaning uses a name this block lacks (a `use` with options ended): say so
             # at the name in the equation, not at a column of the vocabulary's text
             conflicts[name] = f"{name} would mean {text}, but here {why[text]}"
+    hints: dict[str, str] = {}
     conventional = conventional_names()
     for name, let in scope.lets.items():
         where = let.vocab or (let.origin if name in conventional else "")
@@ -134,7 +138,22 @@ def latex_env(scope: Scope) -> LatexEnv:
         text = mine.get(name)
         if text is not None and let.expanded is not None and expanded(text) == let.expanded:
             continue
-        given = f"{name} means {let.stmt.body} ({where}, line {let.stmt.pos.line})"
+        line = let.stmt.pos.line
+        if where.startswith(WHERE_CLAUSE) and text is not None:
+            # a where-clause's definition outlives its equation: say that it is the document's
+            # own meaning shadowing the vocabulary's, not a clash between vocabularies
+            label = where.removeprefix(WHERE_CLAUSE).split(",")[0]
+            conflicts[name] = (f"{name} was defined as {let.stmt.body} by the where-clause of "
+                               f"equation {label} (line {line}), and that definition holds "
+                               f"for the rest of the document, shadowing the vocabulary's "
+                               f"{name}, {text} ({uses}); the two are written differently, "
+                               "so this equation could mean either: two readings")
+            hints[name] = (f"in equation {label}, write the relation for {name} on a row of "
+                           "its own before the equation that uses it (then it is a claim "
+                           "about the vocabulary's meaning and defines nothing), or give the "
+                           "source's quantity another name there")
+            continue
+        given = f"{name} means {let.stmt.body} ({where}, line {line})"
         conflicts[name] = (f"{given}, but the vocabularies of this block ({uses}) give it "
                            + (f"another meaning, {text}" if text is not None else "none"))
 
@@ -169,7 +188,6 @@ def latex_env(scope: Scope) -> LatexEnv:
             return name in scope.scalars or name in scope.vectors or name in scope.matrices
         return not (let.vocab or let.origin and name in conventional)
 
-    hints: dict[str, str] = {}
     for v in vocabs:
         mode = scope.affine_modes.get(v)
         if mode is None or v in scope.elementwise:

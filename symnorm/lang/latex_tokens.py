@@ -279,6 +279,7 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
                 raise fail(f"{s} after a sizing command", off)
             size_at = off
             continue
+        sized = size_at  # \left( spans its sizing command: the source shows it whole
         if size_at is not None:
             if s not in _DELIMS:
                 raise fail(f"{text[size_at:m.end()].split()[0]} must be followed by a "
@@ -299,7 +300,7 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
             continue
         s = "\\|" if s == "||" else _DELIMS.get(s, _ALIASES.get(s, s)) if s.startswith("\\") else s
         ln, col = where(off)
-        toks.append(Tok(s, off, m.end(), ln, col, gap))
+        toks.append(Tok(s, off if sized is None else sized, m.end(), ln, col, gap))
         gap = ""
     if size_at is not None:
         raise fail("sizing command at the end of the equation without a delimiter", size_at)
