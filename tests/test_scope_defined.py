@@ -33,6 +33,17 @@ CASES = [
     ("use layernorm(d=3)", "J*ones == 0", "d = 3" + WHERE),
     # at eps = 0 the normalized vector of a constant x divides by zero
     ("use layernorm\nassume eps >= 0", "ones.T*N(x) == 0", "every d >= 2" + WHERE),
+    # red team 19: a derivative divides by what the relation only takes the root of
+    ("scalar a\nassume a >= 0", "jacobian(sqrt(a), a) * sqrt(a) == 1/2",
+     "all values of the free symbols" + WHERE),  # a = 0
+    ("scalar a, b", "jacobian(sqrt(a**2+b**2), b) * sqrt(a**2+b**2) == b",
+     "all values of the free symbols" + WHERE),  # a = b = 0
+    ("scalar a\nassume a >= 0", "jacobian(a**(1/2), a) * a**(1/2) == 1/2",
+     "all values of the free symbols" + WHERE),
+    ("vector u", "norm(u) * jacobian(norm(u), u) == u.T", "every d >= 2" + WHERE),  # u = 0
+    ("use layernorm\nassume eps >= 0", "s*jacobian(s, x) == c.T/d", "every d >= 2" + WHERE),
+    ("use layernorm\nassume eps > 0", "s*jacobian(s, x) == c.T/d", "every d >= 2"),
+    ("scalar a", "jacobian(a**2, a) == 2*a", "all values of the free symbols"),
 ]
 
 
@@ -57,3 +68,16 @@ def test_a_witness_is_not_qualified():
 def test_refutations_are_unchanged():
     v = _verdict("scalar a", "(a**2 - 1)/(a - 1) == a - 1")
     assert v.status == "refuted" and WHERE not in (v.scope or ""), v.scope
+
+
+def test_an_inequality_of_a_derivative_is_qualified():
+    v = _verdict("scalar a\nassume a >= 0", "jacobian(sqrt(a), a) * sqrt(a) <= 1")
+    assert (v.status, v.scope) == ("proved", "all values of the free symbols" + WHERE), v.scope
+
+
+def test_a_latex_partial_of_sigma_is_qualified():
+    # sigma d sigma / d x_i = (x_i - mu)/d: the partial of sigma is undefined at constant x
+    src = ("# t\n\n```symnorm\nuse layernorm\n```\n\n```latex L\n"
+           "\\sigma \\frac{\\partial \\sigma}{\\partial x_i} = \\frac{1}{d}(x_i-\\mu)\n```\n")
+    (v,) = [v for v in check_text(src, "t.md").verdicts if v.status != "defined"]
+    assert (v.status, v.scope) == ("proved", "every d >= 2" + WHERE), (v.status, v.scope)

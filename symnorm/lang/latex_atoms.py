@@ -916,7 +916,7 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
 
 
 def _matrix_entry(p: ExprParser, name: str, sub: str, pos: Pos) -> Expr | None:
-    """``A_{ij}``, ``\delta_{ij}``, a data matrix's ``h_{pl}``: entry (i, j) of a matrix
+    r"""``A_{ij}``, ``\delta_{ij}``, a data matrix's ``h_{pl}``: entry (i, j) of a matrix
     (latex_matrix.py, latex_rows.py), or None where the two letters are no such entry."""
     letters = INDEX_LETTERS + tuple(p.sum_letters)
     if len(sub) == 2 and sub[0] != sub[1] and not p.defined(f"{name}_{sub}") and (
