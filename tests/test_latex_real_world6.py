@@ -42,7 +42,7 @@ REFUSED = {
     # \odot before a bracket the product continues into
     "yeh.dx": "ambiguous operand of \\odot: a product continues with '['",
     # two-index entries of the data matrix (x_{ij}, h_{kl}) and its hat
-    "yeh.dxhat": "the document has no quantity xhat_ij",
+    "yeh.dxhat": "a partial by xhat_{ij}, an entry of a data matrix",
     # an equation's own definition of a declared name
     "yeh.R": "y = ... uses R, declared by the document",
     # \frac{\partial}{\partial R} applied to an expression
@@ -65,7 +65,7 @@ REFUSED = {
     "thorey.dhhat": "\\delta_{jl}: delta is not a name the document declares",
     "thorey.dgamma": "expected '}' to close '{'",
     "thorey.dbeta": "expected '}' to close '{'",
-    "thorey.dx.result": "dL/dh_ij: the document has no quantity h_ij",
+    "thorey.dx.result": "dL/dh_ij: a partial by h_{ij}, an entry of a data matrix",
     # \partial \hat x_i / \partial x_i: the diagonal entry or the graph partial, both checked
     # (latex_same_index.py): true as the graph partial, false as the diagonal, so an error
     # naming both (costa.dx.paths and vishal.dx.paths, the chain rule over the graph, read it

@@ -64,10 +64,10 @@ REFUSED = {
     # two-index entries written with a comma (y_{c,i}, x_{i,j}, x_{s,c,k})
     "coolgpu.y.sck": "comma in the subscript of y",
     "coolgpu.y": "braces {...} around a sum or quotient are invisible",
-    "cs182.dbeta": "comma in the subscript of y",
-    "cs182.dgamma": "comma in the subscript of y",
-    "cs182.dxhat": "comma in the subscript of xhat",
-    "cs182.dxhat.dvar": "comma in the subscript of xhat",
+    "cs182.dbeta": "a partial by y_{ij}, an entry of a data matrix",
+    "cs182.dgamma": "a partial by y_{ij}, an entry of a data matrix",
+    "cs182.dxhat": "a partial by xhat_{ij}, an entry of a data matrix",
+    "cs182.dxhat.dvar": "a partial by xhat_{ij}, an entry of a data matrix",
     # MathType's \mathop \sum \limits
     "coolgpu.mu.sck": "unsupported LaTeX command \\mathop",
     "coolgpu.mu": "unsupported LaTeX command \\mathop",

@@ -1438,6 +1438,14 @@ def _operand_name(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
         raise p.err("an operand of \\partial may carry only a digit exponent (\\sigma^2), "
                     "the channel superscript of use batchnorm (\\gamma^{(k)}) or the "
                     "document's layer letter (y_i^l, after `layer l`)", o)
+    two = "".join(sub) if sub is not None and all(len(s) == 1 for s in sub) else ""
+    if len(two) == 2 and data_letters_ok(two, p.defined) and p.data_row(base):
+        # \partial \hat X_{ij}, \partial y_{i,j}: red team 19 saw "X_ik is neither declared
+        # nor defined" although `let X = x` defines X
+        raise p.err(f"a partial by {base}_{{{two}}}, an entry of a data matrix: derivatives "
+                    "by the entries of a data matrix are not read (only its relations, one "
+                    "vector at a time)", o, "write the derivative for one vector of the "
+                    "layer, with one index (\\frac{\\partial \\ell}{\\partial \\hat x_j})")
     if sub is not None and len(sub) != 1:
         raise p.err(f"comma in the subscript of {base}", o)
     index = sub[0] if sub is not None and sub[0] in INDEX_LETTERS else None
