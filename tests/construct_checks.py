@@ -21,11 +21,13 @@ def assert_proved(preamble: str, latex: str, truth: Callable[[], bool]) -> None:
 
 
 def assert_variant_refuted(preamble: str, latex: str, old: str, new: str,
-                           numeric: Callable[[], bool]) -> None:
-    """The one-token variant is false by numpy and refuted."""
+                           numeric: Callable[[], bool], *, no_error: bool = False) -> None:
+    """The one-token variant is false by numpy and refuted (with ``no_error``, and none of
+    the equation's relations is an error)."""
     assert latex.count(old) == 1 and numeric() is False
     got = verdicts(preamble, latex.replace(old, new))
     assert "refuted" in [s for _, s, _ in got], got
+    assert not no_error or "error" not in [s for _, s, _ in got], got
 
 
 def assert_corpus_verdict(key: str, preamble: str, latex: str, truth: bool,

@@ -38,7 +38,7 @@ from symnorm.lang.latex_operator import operator_ahead, read_operator
 from symnorm.lang.latex_onnx import ONNX_OPERATORS, onnx_identifier, read_onnx_call
 from symnorm.lang.latex_output import read_layer_call, read_output_call
 from symnorm.lang.latex_tensor import TENSORS, TensorEntry
-from symnorm.lang.latex_rows import data_letters_ok
+from symnorm.lang.latex_rows import data_letters_ok, entry_partial
 from symnorm.lang.latex_tokens import (
     ACCENTS,
     BOLD,
@@ -1442,10 +1442,8 @@ def _operand_name(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
     if len(two) == 2 and data_letters_ok(two, p.defined) and p.data_row(base):
         # \partial \hat X_{ij}, \partial y_{i,j}: red team 19 saw "X_ik is neither declared
         # nor defined" although `let X = x` defines X
-        raise p.err(f"a partial by {base}_{{{two}}}, an entry of a data matrix: derivatives "
-                    "by the entries of a data matrix are not read (only its relations, one "
-                    "vector at a time)", o, "write the derivative for one vector of the "
-                    "layer, with one index (\\frac{\\partial \\ell}{\\partial \\hat x_j})")
+        msg, hint = entry_partial(base, two)
+        raise p.err(msg, o, hint)
     if sub is not None and len(sub) != 1:
         raise p.err(f"comma in the subscript of {base}", o)
     index = sub[0] if sub is not None and sub[0] in INDEX_LETTERS else None

@@ -581,11 +581,9 @@ def unknown_quantity(r: Any, p: Partial) -> Exception:
             and r.data_row(base):
         # \partial \hat X_{ij}/\partial X_{ik} after `let X = x` (red team 19: the message
         # said X_ik was neither declared nor defined)
-        return _err(f"\\partial {p.num}/\\partial {var}: a partial by {base}_{{{letters}}}, an "
-                    "entry of a data matrix: derivatives by the entries of a data matrix are "
-                    "not read (only its relations, one vector at a time)", p.pos, r.file,
-                    "write the derivative for one vector of the layer, with one index "
-                    "(\\frac{\\partial \\hat x_j}{\\partial x_k})")
+        from .latex_rows import entry_partial
+        msg, hint = entry_partial(base, letters)
+        return _err(f"\\partial {p.num}/\\partial {var}: {msg}", p.pos, r.file, hint)
     return _err(f"\\partial {p.num}/\\partial {var}: the document has no quantity {p.var} (it is "
                 "neither declared nor defined), so this partial has no value", p.pos, r.file,
                 f"differentiate by {where}a declared variable"

@@ -74,6 +74,15 @@ def row_axis(vocabs: tuple[str, ...]) -> tuple[int | None, str]:
     return next(iter(axes.values())), next(iter(axes))
 
 
+def entry_partial(base: str, letters: str) -> tuple[str, str]:
+    """The message and hint for a partial by ``base_{letters}``, a data matrix's entry:
+    derivatives by a data matrix's entries are not read (red team 19)."""
+    return (f"a partial by {base}_{{{letters}}}, an entry of a data matrix: derivatives by "
+            "the entries of a data matrix are not read (only its relations, one vector at a "
+            "time)", "write the derivative for one vector of the layer, with one index "
+            "(\\frac{\\partial \\hat x_j}{\\partial x_k})")
+
+
 def data_letters_ok(sub: str, defined: Callable[[str], bool]) -> bool:
     """Whether a two-letter subscript of a data-matrix name (``h_{pl}``) is two index
     letters: distinct lowercase letters that the document gives no meaning (never d)."""
