@@ -79,7 +79,10 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      r"\mu = \frac{1}{d} \sum_{i=1}^{d} x_i", True),
     ("allo.ln.sigma", ALLO_SRC.format("LayerNorm, sigma with eps"), LN_GAIN,
      r"\sigma = \sqrt{ \frac{1}{d} \sum_{i=1}^{d} (x_i - \mu)^2 + \epsilon }", True),
-    ("allo.ln", ALLO_SRC.format("LayerNorm(x) (sigma with eps)"), LN_GAIN,
+    # the README's sigma is defined just above the layer's formula: pasted as one document,
+    # the two equations in their order (alone, the formula's sigma is the vocabulary's)
+    ("allo.ln", ALLO_SRC.format("sigma with eps, then LayerNorm(x)"), LN_GAIN,
+     "\\sigma = \\sqrt{ \\frac{1}{d} \\sum_{i=1}^{d} (x_i - \\mu)^2 + \\epsilon }\n"
      r"\text{LayerNorm}(x) = \gamma \cdot \frac{x - \mu}{\sigma}", True),
     ("allo.rms", ALLO_SRC.format("RMS(x)"), RMS_GAIN,
      r"\text{RMS}(x) = \sqrt{ \frac{1}{d} \sum_{i=1}^{d} x_i^2 + \epsilon }", True),

@@ -5,9 +5,11 @@ verbatim, with which verdict, and each entry's ``truth`` computed with numpy and
 
 As collected, 8 of 45 were accepted, and two true entries got a wrong verdict (refuted):
 allo's README defines sigma with eps in a row of its own (``\\sigma = \\sqrt{... + \\epsilon}``),
-which is read as a claim about the vocabulary's sigma (no eps) and refuted, and its next row
-``\\text{LayerNorm}(x) = \\gamma \\cdot \\frac{x - \\mu}{\\sigma}`` then reads the vocabulary's
-sigma, not the README's, and is refuted too (``WRONG_VERDICT``).
+which was read as a claim about the vocabulary's sigma (no eps) and refuted, and its next row
+``\\text{LayerNorm}(x) = \\gamma \\cdot \\frac{x - \\mu}{\\sigma}`` then read the vocabulary's
+sigma, not the README's, and was refuted too.  Such a row is now the source's own sigma for
+the rest of the document, checked to be the layer's denominator (symnorm/lang/latex_own.py);
+``allo.ln`` holds the two equations in their order, as pasted from the README.
 """
 
 from __future__ import annotations
@@ -87,13 +89,7 @@ REFUSED = {
 #: accepted true entries whose rows are all definitions
 DEFINED_ONLY: dict[str, str] = {}
 #: accepted entries with a wrong verdict (the reason is the finding)
-WRONG_VERDICT = {
-    # true as the README means (its sigma holds eps), refuted: the row alone is a claim
-    # about the vocabulary's sigma, which has no eps
-    "allo.ln.sigma": "wrong verdict",
-    # true with the README's sigma (previous row), refuted with the vocabulary's
-    "allo.ln": "wrong verdict",
-}
+WRONG_VERDICT: dict[str, str] = {}
 
 
 def _param(key: str):
@@ -109,11 +105,15 @@ def test_corpus7_verdicts(key: str) -> None:
     assert_corpus_verdict(key, preamble, latex, truth, REFUSED, defined_only=DEFINED_ONLY)
 
 
-def test_corpus7_wrong_verdicts_are_refutations_of_true_entries() -> None:
-    for key in WRONG_VERDICT:
-        _, _, preamble, latex, truth = ENTRIES[key]
-        got = verdicts(preamble, latex)
-        assert truth is True and [s for _, s, _ in got if s != "defined"] == ["refuted"], got
+def test_allo_layernorm_without_its_sigma_row_reads_the_vocabulary_sigma() -> None:
+    # alone, the README's formula uses the vocabulary's sigma (no eps): false as written
+    _, _, preamble, latex, _ = ENTRIES["allo.ln"]
+    alone = latex.splitlines()[-1]
+    assert _same(GAMMA * (_X - _MU) / np.sqrt(_VAR), _ln_gain()) is False
+    assert [s for _, s, _ in verdicts(preamble, alone) if s != "defined"] == ["refuted"]
+    got = verdicts(preamble, latex)
+    assert [s for _, s, _ in got if s != "defined"] == ["proved", "proved"], got
+    assert any(lb.endswith(".sigma") and "the source's own sigma" in m for lb, _, m in got)
 
 
 def test_corpus7_size_and_acceptance() -> None:
@@ -121,12 +121,13 @@ def test_corpus7_size_and_acceptance() -> None:
     assert not set(REFUSED) & (set(DEFINED_ONLY) | set(WRONG_VERDICT))
     # at least 12 public sources, by key prefix
     assert len({k.split(".")[0] for k in ENTRIES}) >= 12
-    # 8 of 45 accepted verbatim (18%): 6 true entries proved (allo's mean, RMS(x) and
+    # 8 of 45 accepted verbatim (18%) as collected, two of them with a wrong verdict; now 9,
+    # every one proved: allo's mean, sigma, LayerNorm(x) (after its sigma), RMS(x) and
     # RMSNorm(x), Apex's FusedRMSNorm, ncnn's BatchNorm with `let slope = gamma`, CANN's
-    # InstanceNormalization with `let B = beta`) and two true entries refuted
-    # (WRONG_VERDICT); none of the 4 false entries was accepted
+    # InstanceNormalization with `let B = beta`, CS182's xhat; none of the 4 false entries
+    # was accepted
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 45 and accepted == 9 and accepted - len(WRONG_VERDICT) == 7
+    assert len(CORPUS) == 45 and accepted == 9 and not WRONG_VERDICT
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:
@@ -304,6 +305,10 @@ def test_corpus7_truth(key: str) -> None:
 VARIANTS = {
     # key: (original token, replacement, numeric check that the variant is false)
     "allo.ln.mu": (r"\frac{1}{d}", r"\frac{2}{d}", lambda: _same(2 * np.sum(_X) / M, _MU)),
+    "allo.ln.sigma": (r"+ \epsilon", r"- \epsilon", lambda: _same(
+        np.sqrt(_VAR - EPS), np.sqrt(_VAR + EPS))),
+    "allo.ln": (r"\frac{1}{d}", r"\frac{1}{d-1}", lambda: _same(
+        GAMMA * (_X - _MU) / np.sqrt(_VAR * M / (M - 1) + EPS), _ln_gain())),
     "allo.rms": (r"+ \epsilon", r"- \epsilon", lambda: _same(
         _X / np.sqrt(np.mean(_X ** 2) - EPS), _rms(_X))),
     "allo.rmsnorm": (r"\frac{x}", r"\frac{2x}", lambda: _same(2 * _rms_gain(), _rms_gain())),

@@ -54,6 +54,9 @@ class Definition:
     #: the vocabularies whose meaning of the name this is (the equation used the name and
     #: the reader put in its meaning), "" for a definition the equation states
     vocabulary: str = ""
+    #: the vocabularies whose meaning of the name the equation replaces with the source's
+    #: own (sigma with eps, symnorm/lang/latex_own.py), "" otherwise
+    own: str = ""
 
 
 @dataclass
@@ -271,16 +274,19 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
                 meaning = env.meanings.get(st.name)
                 vocabulary = not st.params and meaning is not None and st.body == meaning
                 doc.definitions.append(_definition(st, label, text.strip(),
-                                                   uses if vocabulary else ""))
+                                                   uses if vocabulary else "",
+                                                   uses if st.own_meaning else ""))
                 if vocabulary:
                     # the vocabulary's meaning (the reader defines a name of the vocabulary's
                     # only so): it holds in blocks whose vocabularies agree
                     doc.scope.mark_vocabulary(st.name, f"{uses}, equation {label}")
-                elif not st.params and meaning is not None:
+                elif not st.params and meaning is not None and not st.own_meaning:
                     # a where-clause's own meaning of a vocabulary name (sigma with eps): a
                     # later equation whose vocabularies give the name another meaning could
                     # mean either, so there it is a conflict (an error), never silently one
                     doc.scope.mark_vocabulary(st.name, f"{WHERE_CLAUSE}{label}, its own meaning")
+                # (a row of its own that gives sigma the source's meaning with eps is the
+                # document's definition from here on, as a let: latex_own.py)
     except (SourceError, LimitError) as exc:
         doc.scope.restore(state)
         del doc.definitions[known:]
@@ -299,10 +305,11 @@ def _is_dimension(scope: Scope, name: str) -> bool:
     return scope.lets[name].expanded == dim
 
 
-def _definition(st: Let, label: str, source: str, vocabulary: str = "") -> Definition:
+def _definition(st: Let, label: str, source: str, vocabulary: str = "",
+                own: str = "") -> Definition:
     head = f"{st.name}({', '.join(st.params)})" if st.params else st.name
     return Definition(label, st.name, f"let {head} = {st.body}", st.pos.line, st.pos.col,
-                      source, vocabulary)
+                      source, vocabulary, own)
 
 
 def read_document(path: str | Path) -> Document:

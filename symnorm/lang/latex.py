@@ -51,6 +51,8 @@ from symnorm.lang.latex_output import (
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix
 from symnorm.lang.latex_rows import read_data_rows
+from symnorm.lang.latex_own import own_denominator, own_note
+from symnorm.lang.latex_layout import gradient_layout
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_onnx import REDUCE_MEAN, onnx_mode, reduce_mean
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
@@ -664,6 +666,7 @@ class _Equation:
         #: the sizes of fixed tensor indices the equation uses (``size_t``), declared scalars
         self.sizes: tuple[str, ...] = ()
         self._graph: Any = None  # the fresh variables of graph partials (latex_graph.py)
+        self._own_notes: dict[int, str] = {}  # rows that define the source's sigma
         self._written: set[str] = set()  # every name the equation writes
         #: the layer names applied to arguments other than x (``LN(x + 3)``), the layer map
         #: they read as (the output's meaning at the input x), and where ``LN(x)`` was read
@@ -839,7 +842,17 @@ class _Equation:
                 and target[0] not in self.layer_calls  # LN(v) = LN(v + 2): the layer map
                 and r.op_text not in BRACES  # a label states what A is: never a definition
                 and not self._statistic_claim(r, target, raws))
-            if defining:
+            alone = sum(o.chain == r.chain for o in raws) == 1  # not a link of a chain
+            denominator = None if where or r.op != "==" or target is None or not alone \
+                else self._own_denominator(r, target)
+            if denominator is not None:  # sigma with eps on a row of its own (latex_own.py)
+                assert target is not None
+                self._define(r, target, vocabulary_name=True)
+                own = self.lets[target[0]] = replace(self.lets[target[0]], own_meaning=True)
+                self._own_notes[id(r)] = own_note(target[0], denominator)
+                pending.append((r, Relation("==", own.body, _placed(denominator, r.pos),
+                                            r.pos)))
+            elif defining:
                 self._define(r, target, vocabulary_name=where)
             elif r.op in _INEQ and _is_scalar_bound(r) and self._free_bound(r):
                 assumptions.append(Relation(r.op, _plain(r.left), _plain(r.right), r.pos))
@@ -860,9 +873,9 @@ class _Equation:
         for r, rel in pending:
             self._foreign_symbols(as_written.get(id(r), r), rel)
         lets = self._ordered_lets()
-        pending = [(r, self._broadcast_rel(Relation(rel.op, self._calls(rel.left),
-                                                    self._calls(rel.right), rel.pos)))
-                   for r, rel in pending]
+        pending = [(r, gradient_layout(self._broadcast_rel(Relation(
+            rel.op, self._calls(rel.left), self._calls(rel.right), rel.pos)),
+            lambda e: self._shape(e, set()))) for r, rel in pending]
         given = {chain: tuple(self._broadcast_rel(Relation(c.op, self._calls(c.left),
                                                            self._calls(c.right), c.pos))
                               for c in conds)
@@ -912,8 +925,21 @@ class _Equation:
                              r.pos,
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions), needs_proof=why,
-                             other_reading=self._without(dropped, r.pos)))
+                             other_reading=self._without(dropped, r.pos),
+                             notes=(self._own_notes[id(r)],) if id(r) in self._own_notes
+                             else ()))
         return out
+
+    def _own_denominator(self, r: RawRel, target: tuple[str, tuple[str, ...], str]) -> Any:
+        """The layer's denominator a row ``\\sigma = ...`` with eps is checked against, where
+        the row is the source's own sigma (:mod:`symnorm.lang.latex_own`), else None."""
+        name = target[0]
+        return own_denominator(
+            name, target[2], meanings=self.env.meanings, graph=self.env.graph,
+            vocab_meaning=self._vocab(name),
+            used_before=not self._vocab(name) and bool(self.env.vocab_let(name)),
+            writes_eps=self._writes_eps(r.right), self_reference=name in names_in(r.right),
+            pos=r.pos, file=self.file)
 
     def _double_affine(self, written: RawRel) -> None:
         """``\\gamma y`` with the vocabulary's y, which holds gamma already: an error."""
