@@ -1,6 +1,7 @@
 r"""An eighth real-world corpus (issue 10, seventh round): equations from sources in none of the
 first seven corpora, read through the search tool: framework docstrings (Sony NNabla's
-normalization functions, Apple coremltools' MIL batch_norm and layer_norm ops, DeepMind Haiku's
+normalization functions and parametric functions, the DJL BatchNorm javadoc, Apple
+coremltools' MIL batch_norm and layer_norm ops, DeepMind Haiku's
 GroupNorm, DeepMind Sonnet's BatchNorm and LayerNorm, MegEngine's BatchNorm momentum note, the
 TensorFlow Addons normalization tutorial), two blog derivations of the backward pass (Murat
 Arat's BatchNorm post, Shreyansh Singh's LayerNorm post), a textbook formula as quoted in a
@@ -26,6 +27,9 @@ from __future__ import annotations
 # --- sources -------------------------------------------------------------------------------
 NNABLA_SRC = ("sony/nnabla build-tools/code_generator/functions.yaml (the nnabla.functions "
               "docstrings), {}")
+NNABLA_PF_SRC = ("sony/nnabla python/src/nnabla/parametric_functions.py, PF.{} docstring (eps "
+                 "added to sigma, while it calls F.{}, which adds it to the variance)")
+DJL_SRC = "deepjavalibrary/djl api/src/main/java/ai/djl/nn/norm/BatchNorm.java, javadoc ({})"
 COREML_SRC = ("apple/coremltools coremltools/converters/mil/mil/ops/defs/iOS15/normalization.py, "
               "{} docstring")
 HAIKU_SRC = "google-deepmind/dm-haiku haiku/_src/group_norm.py, GroupNorm docstring"
@@ -108,6 +112,33 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      "\\epsilon} \\\\\n"
      "  y &=& \\frac{x - \\mu^l}{\\sigma^l} \\gamma + \\beta\n"
      "\\end{eqnarray}", True),
+    # --- NNabla parametric functions: the same blocks with eps added to sigma ----------------
+    ("nnabla.pf.layernorm", NNABLA_PF_SRC.format("layer_normalization", "layer_normalization"),
+     NNABLA_LN,
+     "\\begin{eqnarray}\n"
+     "  \\mu^l &=& \\frac{1}{H} \\sum_{i=1}^{H} x_i^l \\\\\n"
+     "  \\sigma^l &=& \\sqrt{\\frac{1}{H} \\sum_{i=1}^{H} \\left(x_i^l - \\mu^l\\right)^2} \\\\\n"
+     "  y &=& \\frac{x - \\mu^l}{\\sigma^l + \\epsilon} \\gamma + \\beta\n"
+     "\\end{eqnarray}", False),
+    # \sigma^ + \epsilon: the superscript i is lost (a typo), and eps is outside the root
+    ("nnabla.pf.instancenorm",
+     NNABLA_PF_SRC.format("instance_normalization", "instance_normalization"), IN,
+     "\\begin{eqnarray}\n"
+     "  \\mu^i &=& \\frac{1}{H} \\sum_{i=1}^{H} x_i^i \\\\\n"
+     "  \\sigma^i &=& \\sqrt{\\frac{1}{H} \\sum_{i=1}^{H} \\left(x_i^i - \\mu^i\\right)^2} \\\\\n"
+     "  y &=& \\frac{x - \\mu^i}{\\sigma^ + \\epsilon} \\gamma + \\beta\n"
+     "\\end{eqnarray}", False),
+    ("nnabla.pf.groupnorm", NNABLA_PF_SRC.format("group_normalization", "group_normalization"),
+     GN,
+     "\\begin{eqnarray}\n"
+     "  \\mu^g &=& \\frac{1}{H} \\sum_{i=1}^{H} x_i^g \\\\\n"
+     "  \\sigma^g &=& \\sqrt{\\frac{1}{H} \\sum_{i=1}^{H} \\left(x_i^g - \\mu^g\\right)^2} \\\\\n"
+     "  y &=& \\frac{x - \\mu^g}{\\sigma^g + \\epsilon} \\gamma + \\beta\n"
+     "\\end{eqnarray}", False),
+    # --- DJL BatchNorm javadoc (\: spacing) -----------------------------------------------------
+    ("djl.xhat", DJL_SRC.format("the normalized input"), DONGRYUL,
+     r"\hat{x} \:=\: \frac{x \:-\: \mu_{batch}}{\sqrt{\sigma^2_{batch} \:+\: \epsilon}}", True),
+    ("djl.y", DJL_SRC.format("scale and shift"), BN, r"y \:=\: \gamma\hat{x} \:+\: \beta", True),
     # --- coremltools MIL ops ---------------------------------------------------------------------
     ("coreml.batch_norm", COREML_SRC.format("batch_norm"), BN,
      r"y_i = \gamma_i \dfrac{ (x_i - mean_i)}{\sqrt{variance_i + epsilon}} + beta_i \;,\;"
