@@ -6,8 +6,8 @@ GroupNorm, DeepMind Sonnet's BatchNorm and LayerNorm, MegEngine's BatchNorm mome
 TensorFlow Addons normalization tutorial), two blog derivations of the backward pass (Murat
 Arat's BatchNorm post, Shreyansh Singh's LayerNorm post), a textbook formula as quoted in a
 question (Goodfellow, Bengio and Courville's Deep Learning, 8.7.1, in Cross Validated question
-260254), a forum thread (DeepLearning.AI community, 'Batch Normalization propagation'), a
-notes page (dongryul's Notion page 'BN vs LN') and an RMSNorm notebook
+260254), a forum thread (DeepLearning.AI community, 'Batch Normalization propagation'), two
+PyTorch issue threads on the RMSNorm docstring (#144659, #136597), a notes page (dongryul's Notion page 'BN vs LN') and an RMSNorm notebook
 (realgio95/become-elite-ai-researcher).
 
 Each entry: (key, source, preamble, latex, truth), as in ``tests/real_world_corpus7.py``:
@@ -52,6 +52,12 @@ DONGRYUL_SRC = ("dongryul.notion.site/DL-BN-vs-LN-a224f0cbb40a426a8bac561e48c23d
 REALGIO_SRC = ("github.com/realgio95/become-elite-ai-researcher (notebook '4. RMSNorm (Root "
                "Mean Square Normalization)'), plain text, {}")
 
+PT144659_SRC = ("pytorch/pytorch issue #144659 'Incorrect formula in docstring for "
+                "torch.nn.modules.normalization.RMSNorm' (github.com/pytorch/pytorch/issues/"
+                "144659), description, plain text, {}")
+PT136597_SRC = ("pytorch/pytorch issue #136597 '[Doc issue] RMSNorm formula' (github.com/pytorch/"
+                "pytorch/issues/136597), description, {}")
+
 # --- preambles -----------------------------------------------------------------------------
 BN = "use batchnorm"
 LN_E = "use layernorm(affine=elementwise)"
@@ -78,6 +84,8 @@ GOODFELLOW = "use batchnorm(affine=none, eps=0)\nlet H = x"
 # the forum post: std(x) without eps, z the output
 DLAI = "use batchnorm(eps=0)\nlet z = y"
 DONGRYUL = "use batchnorm\nlet mu_batch = mu\nlet sigma_batch = sigma"
+# PyTorch's RMSNorm: a per-element weight gamma
+RMS_E = "use rmsnorm(affine=elementwise)"
 REALGIO = "use rmsnorm(affine=gain, eps=0)\nlet scale = gamma"
 
 CORPUS: list[tuple[str, str, str, str, bool]] = [
@@ -326,6 +334,19 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
     # --- dongryul's notes page -------------------------------------------------------------------
     ("dongryul.bn", DONGRYUL_SRC, DONGRYUL,
      r"\hat{x} = \frac{x - \mu_{\text{batch}}}{\sqrt{\sigma_{\text{batch}}^2 + \epsilon}}", True),
+    # --- two PyTorch issue threads on the RMSNorm docstring ------------------------------------
+    # the docstring as quoted: RMS[x] (a root) inside another root
+    ("pt144659.doc", PT144659_SRC.format("the docstring's formula"), RMS_E,
+     "y = x / sqrt(RMS[x] + epsilon) * gamma", False),
+    ("pt144659.literal", PT144659_SRC.format("the docstring read literally"), RMS_E,
+     "y = x / sqrt(sqrt(mean(x^2)) + epsilon) * gamma", False),
+    ("pt144659.impl", PT144659_SRC.format("what RMSNorm computes"), RMS_E,
+     "y = x / sqrt(mean(x^2) + epsilon) * gamma", True),
+    ("pt136597.doc", PT136597_SRC.format("the documented formula (a root of RMS)"), RMS_E,
+     r"y = \frac{x}{\sqrt{\text{RMS}[x] + \epsilon}} * \gamma", False),
+    # MS the mean square, as the issue says after the formula
+    ("pt136597.ms", PT136597_SRC.format("the suggested correction (MS the mean square)"), RMS_E,
+     r"y = \frac{x}{\sqrt{\text{MS}[x] + \epsilon}} * \gamma", True),
     # --- realgio95's RMSNorm notebook (no eps, as its code) --------------------------------------
     ("realgio.rmsnorm", REALGIO_SRC.format("the formula"), REALGIO,
      "Formula: output = input / RMS(input) * scale\nWhere RMS(x) = √(mean(x²))", True),
