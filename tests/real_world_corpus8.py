@@ -1,14 +1,14 @@
 r"""An eighth real-world corpus (issue 10, seventh round): equations from sources in none of the
 first seven corpora, read through the search tool: framework docstrings (Sony NNabla's
 normalization functions and parametric functions, the DJL BatchNorm javadoc, Apple
-coremltools' MIL batch_norm and layer_norm ops, DeepMind Haiku's
-GroupNorm, DeepMind Sonnet's BatchNorm and LayerNorm, MegEngine's BatchNorm momentum note, the
-TensorFlow Addons normalization tutorial), two blog derivations of the backward pass (Murat
-Arat's BatchNorm post, Shreyansh Singh's LayerNorm post), a textbook formula as quoted in a
-question (Goodfellow, Bengio and Courville's Deep Learning, 8.7.1, in Cross Validated question
+coremltools' MIL batch_norm and layer_norm ops, DeepMind Haiku's GroupNorm, DeepMind
+Sonnet's BatchNorm and LayerNorm, MegEngine's BatchNorm momentum note, the TensorFlow Addons
+normalization tutorial), two blog derivations of the backward pass (Murat Arat's BatchNorm
+post, Shreyansh Singh's LayerNorm post), a textbook formula as quoted in a question
+(Goodfellow, Bengio and Courville's Deep Learning, 8.7.1, in Cross Validated question
 260254), a forum thread (DeepLearning.AI community, 'Batch Normalization propagation'), two
-PyTorch issue threads on the RMSNorm docstring (#144659, #136597), a notes page (dongryul's Notion page 'BN vs LN') and an RMSNorm notebook
-(realgio95/become-elite-ai-researcher).
+PyTorch issue threads on the RMSNorm docstring (#144659, #136597), a notes page (dongryul's
+Notion page 'BN vs LN') and an RMSNorm notebook (realgio95/become-elite-ai-researcher).
 
 Each entry: (key, source, preamble, latex, truth), as in ``tests/real_world_corpus7.py``:
 ``latex`` is transcribed verbatim (the text between the math delimiters, or the plain-text
