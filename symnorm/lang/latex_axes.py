@@ -25,10 +25,10 @@ token contributes to the meaning or is an error:
   document defines it (``let std = sqrt(v)``).
 
 >>> from symnorm.check.run import check_text
->>> doc = ("```symnorm\nuse layernorm(affine=none)\n```\n\n"
+>>> doc = ("```symnorm\ndocument use layernorm(affine=none)\n```\n\n"
 ...        "```latex e\ny = (x - x.mean(axis=-1)) / sqrt(x.var(ddof=0) + epsilon)\n```\n")
 >>> [(v.label, v.status) for v in check_text(doc, "d.md").verdicts]
-[('e.1', 'proved')]
+[('e.1', 'proved'), ('e.y', 'defined')]
 """
 
 from __future__ import annotations
@@ -250,7 +250,7 @@ def method_call(p: ExprParser, node: Expr, t: Tok) -> Expr:
     if isinstance(red, str) and any(v in _GROUPED for v in reading.vocabs):
         raise p.err(f"{recv}.{method}(): the statistic of the whole vector, while {red}", dot,
                     "write \\mathrm{E}[x], \\mathrm{Var}[x] for the group statistics")
-    o = p.expect("(")
+    p.expect("(")
     args = [] if p.at(")") and p.next() else _read_args(p, ")")
     unbiased: bool | None = None
     for a in args:
@@ -271,7 +271,6 @@ def method_call(p: ExprParser, node: Expr, t: Tok) -> Expr:
                     f"{recv}.{method}(unbiased=False) (PyTorch) for the biased one, ddof=1 for "
                     "the unbiased one")
     pos = p.pos(t)
-    del o
     if method == "mean":
         return Call("mean", (node,), pos)
     mean = Call("mean", (node,), pos)
