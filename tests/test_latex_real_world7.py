@@ -307,6 +307,17 @@ VARIANTS = {
     "ncnn.batchnorm": ("+ bias", "- bias", lambda: _same(
         (_X - _MU) / np.sqrt(_VAR + EPS) * GAMMA - BETA, _bn_affine())),
     "cann.instancenorm": ("+ B", "- B", lambda: _instance_norm(bias_sign=-1)),
+    # code-like notation (latex_axes.py): a sign, a wrong statistic, a wrong sign of eps
+    "trt.y": ("+ B", "- B", lambda: _same(
+        (_X - _MU) / np.sqrt(_VAR + EPS) * _G - _B, _ln_affine())),
+    "trt.var": ("X - Mean", "X + Mean", lambda: _same(np.mean((_X + _MU) ** 2), _VAR)),
+    "trtrtx.y": ("Var(X, axes)", "Mean(X, axes)", lambda: _same(
+        (_X - _MU) / np.sqrt(_MU + EPS) * _G + _B, _ln_affine())),
+    "gluon.layernorm": ("Var[data, axis]", "mean[data, axis]", lambda: _same(
+        (_X - _MU) / np.sqrt(_MU + EPS) * _G + _B, _ln_affine())),
+    "allennlp.layernorm": ("(std + eps)", "(std - eps)", lambda: _same(
+        _G * (_X - _MU) / (np.sqrt(_VAR) - EPS) + _B,
+        _G * (_X - _MU) / (np.sqrt(_VAR) + EPS) + _B)),
     # x_{i,j}: sample i, feature j (comma subscripts, read since corpus 7 was measured)
     "cs182.xhat.power": ("^{-1/2}", "^{-1/4}", lambda: _same(
         (_X - _MU) * (_VAR + EPS) ** -0.25, _bn(_X))),
