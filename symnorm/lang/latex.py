@@ -21,6 +21,7 @@ from typing import Any
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_groups import reading_for
+from symnorm.lang.latex_axes import axes_reading
 from symnorm.lang.latex_channel import channel_reading
 from symnorm.lang.latex_gain import gain_product
 from symnorm.lang.latex_operator import OPERATOR, resolve_operator
@@ -275,6 +276,7 @@ def _parse_equation(
     parser.sets = dict(reader.env.sets)
     parser.entries = reading_for(reader.env.entries, toks)  # latex_groups.py
     parser.channel = channel_reading(reader)  # x^{(k)} under use batchnorm: latex_channel.py
+    parser.axes = axes_reading(reader)  # Mean(X, axes), x.mean(): latex_axes.py
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)

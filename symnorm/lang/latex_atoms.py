@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_accent import accented_name
+from symnorm.lang.latex_axes import axis_argument, std_error
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
 from symnorm.lang.latex_implied_sum import unindexed_sum
@@ -455,6 +456,8 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                     t, f"define it (`let {word}(y) = ...`), write the product with spaces "
                     "(r \\, \\sqrt{...}), or write the function it means (1/sqrt(...) for "
                     "rsqrt)")
+    if word == "std":  # torch.std divides by N-1, numpy.std by N (latex_axes.py)
+        raise std_error(p, t)
     if word in _WORD_READINGS and after is not None and after.text in ("(", "["):
         said, hint = _WORD_READINGS[word]
         raise p.err(f"{word!r} is written as a word: {said}", t, hint)
@@ -658,7 +661,10 @@ def _statistic(p: ExprParser, name: str, t: Tok) -> Expr:
         arg = p.expr()
     finally:
         p.closers.pop()
-    p.expect("]" if o.text == "[" else ")", o)
+    if p.at(","):  # Mean(X, axes), mean[data, axis]: the axis, checked (latex_axes.py)
+        axis_argument(p, p.text[t.start:o.start].strip(), "]" if o.text == "[" else ")")
+    else:
+        p.expect("]" if o.text == "[" else ")", o)
     pos = p.pos(t)
     grouped = group_statistic(p, name, arg, t)  # GroupNorm: the statistic of i's group
     if grouped is not None:
