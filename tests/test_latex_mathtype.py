@@ -128,6 +128,8 @@ def test_unsafe_neighbour_is_refused(latex: str, words: tuple[str, ...]) -> None
     (r"\left( {a - b} \right)", "( a - b )"),
     (r"\partial {w_c}", "\\partial w _ c"),
     (r"{\partial x}", "{ \\partial x }"),  # a partial is no atom
+    ("\u221a{x^2}", "\u221a { x ^ 2 }"),  # the root sign's radicand: kept
+    (r"a {{+ b}}", "a { { + b } }"),  # a group opening with an operator: the parser judges
 ])
 def test_which_braces_are_dropped(latex: str, tokens: str) -> None:
     assert " ".join(t.text for t in tokenize(latex, "<t>", 1, 1)) == tokens

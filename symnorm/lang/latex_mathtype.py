@@ -51,6 +51,9 @@ _ATOM_MACROS = frozenset({"\\hat", "\\widehat", "\\bar", "\\overline", "\\tilde"
                           "\\vec", "\\mathbfit", "\\mathrm", "\\operatorname", "\\mathcal",
                           "\\mathscr"})
 _OPENER = {")": "(", "]": "["}
+#: a group opening with an operator (``a {{+ b}}``) keeps its braces: the parser judges it
+_LEADS = frozenset({"+", "-", "*", "/", "\\cdot", "\\times", "\\odot", "\\pm", "\\mp",
+                    "\\div", "\\over"})
 #: Longest atom looked at inside a group, in tokens (keeps the scan linear).
 _ATOM_TOKENS = 40
 
@@ -155,9 +158,9 @@ def _mathop(toks: list[Tok], fail: Fail) -> list[Tok]:
 #: Tokens after which a brace group is not an argument (everything else that is a macro
 #: may take one: the group is then left alone).
 def _plain_after(t: Tok | None) -> bool:
-    from symnorm.lang.latex_tokens import DEFINERS, GREEK, LEAD_OPS, RELATIONS
-    if t is None or not t.is_cmd:
-        return t is None or t.text not in ("_", "^", "}", "]")
+    from symnorm.lang.latex_tokens import DEFINERS, GREEK, LEAD_OPS, RELATIONS, ROOT_SIGN
+    if t is None or not t.is_cmd:  # the sign √ takes its radicand like \sqrt
+        return t is None or t.text not in ("_", "^", "}", "]", ROOT_SIGN)
     return (t.text in GREEK or t.text in RELATIONS or t.text in DEFINERS
             or t.text in LEAD_OPS and t.text != "\\over"
             or t.text in ("\\partial", "\\quad", "\\qquad", "\\\\", "\\ell", "\\|",
@@ -253,7 +256,7 @@ def _braces(toks: list[Tok]) -> list[Tok]:
             continue  # an argument, or the body of \sum_i {..} (a group there bounds it)
         whole = (before is not None and after is not None and prv[o] in match
                  and match[prv[o]] == after_i)
-        if whole:
+        if whole and not (nxt[o] < m and toks[nxt[o]].text in _LEADS):
             drop(o)
             drop(m)
             continue
