@@ -73,7 +73,7 @@ REFUSED = {
     # name 'muhat'", are proved with the use line their layer needs, layernorm(affine=none):
     # \hat\mu, \hat\sigma are d2l's estimates, the layer has no gain and bias)
     "csh.xhat": "left side of \\leftarrow is not a name",          # \hat{x}{i} (markdown)
-    "csh.y": "expected '}' to close '{'",
+    "csh.y": "a comma inside a brace group",  # BN{\\gamma,\\beta}: BN_ lost its _
     "academy.xhat.y": "a formula with no relation beside other relations",  # \gamma,\hat{x}_i
     "caffe.issue4110": "'dE' looks like a differential",          # plain-text dE(Y)/dX
     "cv.328242": "unknown function b",                             # b(x_p) = ...

@@ -58,24 +58,26 @@ REFUSED = {
     "smelte.normalize": "x.var(): PyTorch's torch.std/torch.var",
     # two-index entries written with a comma (y_{c,i}, x_{i,j}, x_{s,c,k})
     "coolgpu.y.sck": "comma in the subscript of y",
-    "coolgpu.y": "braces {...} around a sum or quotient are invisible",
+    # after MathType's braces are read (latex_mathtype.py): y_{c,i} with w_c, a row of a
+    # data matrix along the channel c
+    "coolgpu.y": "y_ci: the rows of a data matrix are its samples",
     "cs182.dbeta": "a partial by y_{ij}, an entry of a data matrix",
     "cs182.dgamma": "a partial by y_{ij}, an entry of a data matrix",
     "cs182.dxhat": "a partial by xhat_{ij}, an entry of a data matrix",
     "cs182.dxhat.dvar": "a partial by xhat_{ij}, an entry of a data matrix",
-    # MathType's \mathop \sum \limits
-    "coolgpu.mu.sck": "unsupported LaTeX command \\mathop",
-    "coolgpu.mu": "unsupported LaTeX command \\mathop",
-    "coolgpu.var": "unsupported LaTeX command \\mathop",
-    # MathType's braces around the numerator and denominator of a partial:
-    # \frac{ {\partial {y_{c,i} } } }{ {\partial {w_c} } }
-    "coolgpu.dy.dw": "\\partial is accepted only as",
-    "coolgpu.dl.dw": "\\partial is accepted only as",
-    "coolgpu.dy.dbeta": "\\partial is accepted only as",
-    "coolgpu.dl.dbeta": "\\partial is accepted only as",
-    "coolgpu.dx.paths": "\\partial is accepted only as",
-    "coolgpu.dy.dx": "\\partial is accepted only as",
-    "coolgpu.dmu.dx": "\\partial is accepted only as",
+    # MathType's \mathop \sum \limits and its braces are read (latex_mathtype.py); what
+    # stops these is the upper bound N_i (a subscripted name, `let N_i = d`) and the partial
+    # by an entry of the data matrix (y_{c,i}, x_{c,i})
+    "coolgpu.mu.sck": "upper bound N_s of \\sum",
+    "coolgpu.mu": "upper bound N_i of \\sum",
+    "coolgpu.var": "upper bound N_i of \\sum",
+    "coolgpu.dy.dw": "a partial by y_{ci}, an entry of a data matrix",
+    "coolgpu.dl.dw": "upper bound N_i of \\sum",
+    "coolgpu.dy.dbeta": "a partial by y_{ci}, an entry of a data matrix",
+    "coolgpu.dl.dbeta": "upper bound N_i of \\sum",
+    "coolgpu.dx.paths": "a partial by x_{ci}, an entry of a data matrix",
+    "coolgpu.dy.dx": "a partial by y_{ci}, an entry of a data matrix",
+    "coolgpu.dmu.dx": "a partial by x_{ci}, an entry of a data matrix",
     # a gloss after the alignment && at the end of a row
     "cs182.forward": "prose '\\\\text{(mean)}' inside an equation",
 }

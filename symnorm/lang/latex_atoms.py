@@ -146,6 +146,12 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
                 return "expr", BinOp("/", e, den, pos)
         finally:
             p.closers.pop()
+        if p.at(","):  # csh970605's BN{\gamma,\beta}(x_i): a subscript that lost its _
+            raise p.err("a comma inside a brace group {..., ...}: TeX prints the list in "
+                        "braces as written, which is no expression (a subscript that lost "
+                        "its '_', BN_{\\gamma,\\beta}?)", p.peek(),
+                        "write the subscript with _ (BN_{\\gamma,\\beta}), or separate "
+                        "relations outside the braces")
         p.expect("}", t)
         if isinstance(e, Neg) or isinstance(e, BinOp) and e.op in ("+", "-", "/"):
             raise p.err("braces {...} around a sum or quotient are invisible in LaTeX", t,
@@ -1371,12 +1377,33 @@ def _derivative(p: ExprParser, t: Tok) -> Expr:
     the derivative's name ``dl_dxhat``)."""
     o = p.next()
     num, num_index, num_power = _partial_operand(p, o)
-    p.expect("}", o)
+    _operand_ends(p, o, num)
     o2 = p.expect("{")
     var, var_index, var_power = _partial_operand(p, o2)
-    p.expect("}", o2)
+    _operand_ends(p, o2, var)
     node: Any = Partial(num, num_index, num_power, var, var_index, var_power, p.pos(t))
     return node  # resolved by the equation reader, like Indexed
+
+
+def _operand_ends(p: ExprParser, o: Tok, name: str) -> None:
+    """The ``}`` after a partial's operand; a factor there (vishal's ``\\partial \\gamma
+    \\hat{x_i}``) makes the derivative by a product, which is named as such."""
+    nxt = p.peek()
+    if nxt is not None and nxt.text != "}" and (_letter(nxt) or nxt.text in GREEK
+                                                 or nxt.text in ACCENTS or nxt.text in BOLD):
+        a = p.i
+        while a > 0 and p.toks[a - 1] is not o:
+            a -= 1
+        b, depth = p.i, 0
+        while b < len(p.toks) and (depth or p.toks[b].text != "}"):
+            depth += {"{": 1, "}": -1}.get(p.toks[b].text, 0)
+            b += 1
+        shown = " ".join(p.span(a, b).split())
+        raise p.err(f"{{{shown}}}: a partial by (or of) a product ({name} times what follows "
+                    "it, an intermediate named by its formula) is not read", nxt, "name the intermediate in a symnorm block (let z = ...) "
+                    "and write \\frac{\\partial C}{\\partial z}, or differentiate by one "
+                    "name")
+    p.expect("}", o)
 
 
 def _inline_partial(p: ExprParser, t: Tok) -> Expr:
@@ -1514,6 +1541,13 @@ def _sum(p: ExprParser) -> IndexSum:
                 lower_bound = int(lo.text)
         else:
             upper = (k, _upper_bound(p, k, braced))
+        if braced and s.text == "_" and index is not None and p.peek() is not None \
+                and _letter(p.peek()):  # type: ignore[arg-type]
+            two = index + p.peek().text  # type: ignore[union-attr]
+            raise p.err(f"\\sum_{{{two}}}: a sum over two indices {index} and "
+                        f"{p.peek().text} (a double sum over the entries of a data matrix) "  # type: ignore[union-attr]
+                        "is not read", k, "write the sum for one vector of the layer, "
+                        "with one index (\\sum_{i=1}^d)")
         if braced:
             p.expect("}", o)
     if index is None and not seen:  # \sum x^2, \sum {o_k^2}: latex_implied_sum.py
