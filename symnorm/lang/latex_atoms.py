@@ -924,7 +924,12 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
             return stat
         return Indexed(name, sub[0], pos)  # type: ignore[return-value]
     entry = _matrix_entry(p, name, sub[0], pos)
-    return entry if entry is not None else Name(f"{name}_{sub[0]}", pos)
+    if entry is not None:
+        return entry
+    full = f"{name}_{sub[0]}"
+    # \sigma_{batch} with `let sigma_batch = sigma`: the alias of a LaTeX-only meaning is
+    # that meaning, as the alias written without a subscript is (_post)
+    return Name(p.aliases.get(full, full), pos)
 
 
 def _matrix_entry(p: ExprParser, name: str, sub: str, pos: Pos) -> Expr | None:
@@ -1482,7 +1487,8 @@ def _operand_name(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
     index = sub[0] if sub is not None and sub[0] in INDEX_LETTERS else None
     name = base if sub is None or index is not None else f"{base}_{sub[0]}"
     power = int(sup.value) if isinstance(sup, Num) else None
-    return name, index, power
+    # \partial\sigma^2_\phi with `let sigma_phi = sigma`: the vocabulary's node
+    return p.aliases.get(name, name), index, power
 
 
 def _sum(p: ExprParser) -> IndexSum:
