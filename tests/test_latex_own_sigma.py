@@ -115,3 +115,14 @@ def test_a_chain_stays_a_claim_about_the_vocabulary_sigma() -> None:
     # sigma = A = B: a link of a chain is never the source's definition
     chain = SIGMA_ROW + r" = \sqrt{\mathrm{Var}[x] + \epsilon}"
     assert claims("use layernorm", chain)[0] == "refuted"
+
+
+def test_an_earlier_equation_of_another_vocabulary_makes_two_readings() -> None:
+    # red team 20: use batchnorm read sigma first; a later own row would make the order decide
+    from symnorm.check.run import check_text
+    text = ("```symnorm\nuse batchnorm\nlatex e0: y = \\gamma\\frac{x-\\mu}{\\sqrt{\\sigma^2+"
+            "\\epsilon}}+\\beta\n```\n\n```symnorm\nuse layernorm\nlatex e1: " + SIGMA_ROW +
+            "\n```\n")
+    got = {v.label: (v.status, v.message) for v in check_text(text, "o.md", sandbox=False).verdicts}
+    assert got["e0.1"][0] == "proved"
+    assert got["e1"][0] == "error" and "an earlier equation read sigma" in got["e1"][1]

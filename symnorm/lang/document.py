@@ -14,7 +14,7 @@ hands one display equation to the LaTeX reader.  A block with info string
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -250,7 +250,8 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
             raise SourceError(f"invalid claim label {shown!r} ({len(label)} characters)",
                               doc.path, line, 1,
                               f"labels match {LABEL_CHARS}, at most {MAX_LABEL} characters")
-        env = latex_env(doc.scope)
+        env = replace(latex_env(doc.scope), read_before=frozenset(
+            d.name for d in doc.definitions if d.vocabulary))
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,

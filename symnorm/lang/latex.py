@@ -196,6 +196,9 @@ class LatexEnv:
     layer_names: frozenset[str] = frozenset()
     #: ``let B = beta`` of a symnorm block, beta only a LaTeX name of the vocabulary: B -> beta
     latex_aliases: dict[str, str] = field(default_factory=dict)
+    #: the names an earlier equation of the document read with a vocabulary's meaning (a row
+    #: of its own that gives one of them the source's meaning would make the order decide)
+    read_before: frozenset[str] = frozenset()
     #: the vocabulary's names of the dimension defined as ``d`` (batchnorm's ``m``)
     vocab_counts: frozenset[str] = frozenset()
     #: per-entry statistics and index sets (latex_groups.EntryReading), or None
@@ -815,6 +818,7 @@ class _Equation:
             r = replace(w, left=self._partials(w.left), right=self._partials(w.right))
             self._plain_derivative(w, r)
             r = self._data_rows(r)
+            self._refuse_scalar_entries(r)
             as_written[id(r)] = w
             self._refuse_conflicts(r)
             target = _def_target(r.left)
@@ -932,6 +936,21 @@ class _Equation:
                              else ()))
         return out
 
+    def _refuse_scalar_entries(self, r: RawRel) -> None:
+        """``a_i``, ``\\sigma_i``, ``\\gamma_i`` of a scalar: an error.  Read as the scalar,
+        ``\\sum_i a_i^2`` was ``a.T * a``, a squared, where every term being a would make it
+        d a squared (red team 20: seven false sums proved)."""
+        for side in (r.left, r.right):
+            for node in _walk(side):
+                if not (isinstance(node, Indexed) and node.expr is None):
+                    continue
+                if self._shape(Name(node.id, node.pos), set()) == "scalar":
+                    raise _err(f"{node.id}_{node.index}: {node.id} is a scalar here, which has "
+                               f"no entry {node.index}", node.pos, self.file,
+                               f"write {node.id} without the index (a scalar is the same in "
+                               f"every term: \\sum_{{{node.index}=1}}^{{d}} {node.id} is d "
+                               f"{node.id}), or declare a vector (`vector {node.id}`)")
+
     def _own_denominator(self, r: RawRel, target: tuple[str, tuple[str, ...], str]) -> Any:
         """The layer's denominator a row ``\\sigma = ...`` with eps is checked against, where
         the row is the source's own sigma (:mod:`symnorm.lang.latex_own`), else None."""
@@ -939,7 +958,7 @@ class _Equation:
         return own_denominator(
             name, target[2], meanings=self.env.meanings, graph=self.env.graph,
             vocab_meaning=self._vocab(name),
-            used_before=not self._vocab(name) and bool(self.env.vocab_let(name)),
+            used_before=bool(self.env.vocab_let(name)) or name in self.env.read_before,
             writes_eps=self._writes_eps(r.right), self_reference=name in names_in(r.right),
             pos=r.pos, file=self.file)
 

@@ -156,6 +156,13 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
         if isinstance(e, Neg) or isinstance(e, BinOp) and e.op in ("+", "-", "/"):
             raise p.err("braces {...} around a sum or quotient are invisible in LaTeX", t,
                         "use parentheses ( ) or \\left( \\right)")
+        if p.at("^", "_") and not isinstance(e, (Name, Indexed, Num, Call, MatrixEntry)):
+            # {\sum_i x_i}^2, {ab}^2: TeX sets the script after the group's last symbol, so
+            # the rendered formula shows x_i^2 or b^2, not a power of the whole (red team 20)
+            raise p.err("a script on braces {...} around more than one symbol: the braces "
+                        "are invisible in LaTeX, so the script is printed on the last symbol",
+                        t, "use parentheses for a power of the whole (\\left( ... "
+                        "\\right)^2), or put the script on the symbol it belongs to")
         return "expr", e
     if s == "\\|":
         return "norm", p.delimited(t, "\\|")
