@@ -71,7 +71,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      (r"b_{c} = a_{c}\left(k + \frac{\alpha}{n}"
       r"\sum_{c'=\max(0, c-n/2)}^{\min(N-1,c+n/2)}a_{c'}^2\right)^{-\beta}"), True),
     ("onednn.lnorm", "oneDNN v1.1 developer guide, Layer Normalization, forward "
-     "(oneapi-src.github.io/oneDNN/v1.1/dev_guide_layer_normalization.html)", LN,
+     "(oneapi-src.github.io/oneDNN/v1.1/dev_guide_layer_normalization.html)", "use layernorm(affine=elementwise)",
      (r"dst(t, n, c) = \gamma(c) \cdot \frac{src(t, n, c) - \mu(t, n)} "
       r"{\sqrt{\sigma^2(t, n) + \varepsilon}} + \beta(c),"), True),
     ("onednn.lnorm.mu", "oneDNN v3.0 developer guide (rst source), Layer Normalization, mean",
@@ -98,7 +98,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
       r"\epsilon}} \quad &// normalize \\ y_i &\gets \gamma \hat{x_i} + \beta \quad &// "
       r"scale-and-shift \\\end{split}"), True),
     ("paddle.instance_norm", "PaddlePaddle, paddle.static.nn.instance_norm (instance_norm_en)",
-     BN,
+     "use batchnorm\nlet HW = d",
      (r"\begin{split}\mu_{\beta} &\gets \frac{1}{HW} \sum_{i=1}^{HW} x_i \qquad &// \ mean\ "
       r"of\ one\ feature\ map\ in\ mini-batch \\ \sigma_{\beta}^{2} &\gets \frac{1}{HW} "
       r"\sum_{i=1}^{HW}(x_i - \mu_{\beta})^2 \qquad &//\ variance\ of\ one\ feature\ map\ "
@@ -107,7 +107,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
       r"&//\ scale\ and\ shift\end{split}"), True),
     ("cudnn.batchnorm", "NVIDIA cuDNN documentation, operations/Normalizations, Batchnorm "
      "Forward (docs.nvidia.com/cudnn/latest/operations/Normalizations)",
-     "vector input\nscalar variance, epsilon, scale, bias",  # `mean` is built in: not declarable
+     "use batchnorm",  # its words (output, input, mean, variance, scale, bias) are the vocabulary's
      r"output = scale*{input - mean \over \sqrt{variance + epsilon}} + bias", True),
     ("cudnn.running_mean", "NVIDIA cuDNN documentation, operations/Normalizations, Batchnorm "
      "Forward, running statistics", "scalar momentum, previous_running_mean, current_running_mean",

@@ -47,12 +47,8 @@ REFUSED = {
     # sums: no index, an index letter other than i, j, k, or a bound that is not d
     "csh.var": "\\sum needs an index",                             # \sum{i=1}^{m} (markdown)
     "pt.localresponsenorm": "sum index c': a decorated index",     # channel window sum
-    "paddle.instance_norm": "upper bound HW of \\sum",  # HW: an instance-norm group, not BN
-    # oneDNN's tensor-index notation is read (latex_tensor.py); its LN gain gamma(c) is per
-    # element, while use layernorm's gamma is a scalar (affine=elementwise makes it a vector)
-    "onednn.lnorm": "gamma(c) is at the vector index c",
-    # a word the document does not define, or a bracket call of a function
-    "cudnn.batchnorm": "'output' is written as a word",           # output = scale*{...}
+    # (oneDNN's LN gain gamma(c) is per element: read with use layernorm(affine=elementwise);
+    # cuDNN's words are use batchnorm's; Paddle's instance_norm sums to HW, let HW = d)
     # derivatives written entrywise or with the gradient's layout
     "feng.dxhat.dx": "cannot compare a matrix with a scalar",     # d xhat/dx = 1/sqrt(..)
     # d xhat_i/d x_i: both readings checked (latex_same_index.py), true as the local partial
@@ -122,8 +118,11 @@ def test_corpus2_size_and_acceptance() -> None:
     # same index on both where the readings are one: latex_same_index.py)
     # + feng.dvar.dx, feng.dmu.dx (an unindexed gradient against a column or a scalar,
     # entrywise: latex_layout.py)
-    assert accepted >= 52
-    assert accepted - len(UNCHECKED_FALSE) - len(PROVED_LINK_OF_FALSE) >= 52
+    # + onednn.lnorm (use layernorm(affine=elementwise): its gamma(c) is per element),
+    # cudnn.batchnorm (use batchnorm, whose words its formula writes), paddle.instance_norm
+    # (let HW = d, as the refusal of the bound HW says): the preambles a user writes
+    assert accepted >= 55
+    assert accepted - len(UNCHECKED_FALSE) - len(PROVED_LINK_OF_FALSE) >= 55
     # of which 7 are definitions only (DEFINED_ONLY): 40 have a verdict
     assert accepted - len(DEFINED_ONLY) >= 40 and len(DEFINED_ONLY) == 7
 
