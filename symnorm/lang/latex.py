@@ -23,6 +23,7 @@ from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_groups import reading_for
 from symnorm.lang.latex_channel import channel_reading
 from symnorm.lang.latex_gain import gain_product
+from symnorm.lang.latex_odot import is_marked, read_odot
 from symnorm.lang.latex_operator import OPERATOR, resolve_operator
 from symnorm.lang.latex_index import (
     LOSS,
@@ -1196,6 +1197,9 @@ class _Equation:
         if isinstance(e, Transpose):
             return Transpose(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Call):
+            if is_marked(e):  # \gamma \odot \hat x: batchnorm's per-feature gain (latex_odot)
+                return read_odot(self, self._broadcast(e.args[0], params),
+                                 self._broadcast(e.args[1], params), e.pos, params)
             if e.func == REDUCE_MEAN:
                 e = reduce_mean(e, self._shape(_square_base(e.args[0]), params), self.file)
             if e.func == SUM_SCALED:
@@ -1829,6 +1833,21 @@ class _Equation:
             left = BinOp("*", left, Name("ones", r.pos), r.pos)
         return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
 
+    def _entry_of_vector(self, r: RawRel, name: str, body: Expr,
+                         params: tuple[str, ...]) -> None:
+        """``z_i = \\hat x`` (PyG's ``\\mathbf x'_i = \\frac{\\mathbf x - ..}{..}``): an entry
+        defined as a whole vector has no reading (i could index the vector's entries or the
+        rows of a data matrix); an error here rather than the product ``vector * ones``."""
+        try:
+            shape = self._shape(self._broadcast(self._calls(body), set(params)), set(params))
+        except SourceError:
+            return  # the shape check of the claim reports it
+        if shape == "column":
+            raise _err(f"{name}_i = ...: the entry {name}_i is defined as a vector (its right "
+                       "side has no indexed entry), so which entries it equals is not said",
+                       r.pos, self.file, f"write {name} = ... for the vector, or index the "
+                       "right side's entries (x_i)")
+
     def _define(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None, *,
                 vocabulary_name: bool = False) -> None:
         if target is None:
@@ -1845,6 +1864,7 @@ class _Equation:
         free = [r.left.index] if isinstance(r.left, Indexed) else []
         body, vec = lower(r.right, None, self.file, free, self.env.dimension)
         if kind == "indexed" and not vec:
+            self._entry_of_vector(r, name, body, params)
             body = BinOp("*", body, Name("ones", r.pos), r.pos)
         elif kind != "indexed" and vec and not (kind == "plain" and len(set(free)) == 1):
             raise _err(f"the right side has a free index but {name} has none", r.pos,
