@@ -39,8 +39,6 @@ REFUSED = {
     # \boxed{ ... } spanning lines is one equation (its lines are read together); inside,
     # \odot before a bracket the product continues into
     "yeh.dx": "ambiguous operand of \\odot: a product continues with '['",
-    # two-index entries of the data matrix (x_{ij}, h_{kl}) and its hat
-    "yeh.dxhat": "a partial by xhat_{ij}, an entry of a data matrix",
     # an equation's own definition of a declared name
     "yeh.R": "y = ... uses R, declared by the document",
     # \frac{\partial}{\partial R} applied to an expression
@@ -63,7 +61,9 @@ REFUSED = {
     "thorey.dhhat": "\\delta_{jl}: delta is not a name the document declares",
     "thorey.dgamma": "expected '}' to close '{'",
     "thorey.dbeta": "expected '}' to close '{'",
-    "thorey.dx.result": "dL/dh_ij: a partial by h_{ij}, an entry of a data matrix",
+    # dL/dh_ij and dL/dy_ij are read one feature at a time (latex_row_partials.py), but the
+    # sum over k writes the entries at another letter (dL/dy_kj, h_kj)
+    "thorey.dx.result": "dL/dy_kj beside the data-matrix entry dL/dh_ij",
     # \partial \hat x_i / \partial x_i: the diagonal entry or the graph partial, both checked
     # (latex_same_index.py): true as the graph partial, false as the diagonal, so an error
     # naming both (costa.dx.paths and vishal.dx.paths, the chain rule over the graph, read it
@@ -109,9 +109,11 @@ def test_corpus6_size_and_acceptance() -> None:
     # his entrywise h-hat and the variance proved); then 31 with the same index on both
     # sides of a partial read both ways (costa.dx.paths and vishal.dx.paths, the chain rule
     # over the graph, and vishal.dxhat proved); then 32 with \gamma \odot \hat X, batchnorm's
-    # per-feature gain times the vector (yeh.layer proved; latex_odot.py)
+    # per-feature gain times the vector (yeh.layer proved; latex_odot.py); then 33 with
+    # partials by data-matrix entries read one feature at a time (yeh.dxhat: dJ/dx-hat_{ij};
+    # latex_row_partials.py)
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 56 and accepted == 32 and accepted - len(DEFINED_ONLY) == 32
+    assert len(CORPUS) == 56 and accepted == 33 and accepted - len(DEFINED_ONLY) == 33
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:
@@ -446,6 +448,13 @@ VARIANTS = {
     "zq.mean": (r"\frac{1}{N}", r"\frac{2}{N}", lambda: _same(
         np.mean(_X ** 2), 2 * sum(_X[i] ** 2 for i in range(M)) / M)),
     "yeh.y": (r"+ \beta", r"- \beta", lambda: _same(GAMMA * _XH - BETA, _bn_affine())),
+    # \gamma \odot \hat X: batchnorm's per-feature gain (latex_odot.py)
+    "yeh.layer": (r"\odot \hat{X} + \beta", r"\odot \hat{X} - \beta", lambda: _same(
+        GAMMA * _XH - BETA, _bn_affine())),
+    # dJ/dx-hat_{ij} read one feature at a time (latex_row_partials.py)
+    "yeh.dxhat": (r"{\partial y_{ij}} \cdot \gamma_j", r"{\partial y_{ij}} \cdot \beta_j",
+                  lambda: _same(_grad(lambda xh: float(_DY @ (GAMMA * xh + BETA)), _XH),
+                                _DY * BETA)),
     "costa.xhat": (r"\sigma^2_B + \epsilon", r"\sigma^2_B - \epsilon", lambda: _same(
         (_X - _MU) / np.sqrt(_VAR - EPS), _bn(_X))),
     "costa.dvar": (r"(-\frac{1}{2})", r"(-\frac{3}{2})", lambda: _same(

@@ -860,6 +860,7 @@ class _Equation:
                            "symnorm block")
         for r, rel in pending:
             self._foreign_symbols(as_written.get(id(r), r), rel)
+            self._two_upstreams(rel)
         lets = self._ordered_lets()
         pending = [(r, self._broadcast_rel(Relation(rel.op, self._calls(rel.left),
                                                     self._calls(rel.right), rel.pos)))
@@ -915,6 +916,12 @@ class _Equation:
                              local_assumptions=tuple(assumptions), needs_proof=why,
                              other_reading=self._without(dropped, r.pos)))
         return out
+
+    def _two_upstreams(self, rel: Relation) -> None:
+        """dL_dy beside dy (both declared): one gradient or two vectors (latex_row_partials)."""
+        from symnorm.lang.latex_row_partials import two_upstreams
+        sides, _ = self._expand_here(BinOp("+", rel.left, rel.right, rel.pos), "")
+        two_upstreams(self, names_in(sides) | (self.env.reaches(sides) or set()), rel.pos)
 
     def _double_affine(self, written: RawRel) -> None:
         """``\\gamma y`` with the vocabulary's y, which holds gamma already: an error."""
@@ -1398,7 +1405,9 @@ class _Equation:
         if (pt.upright or pt.slash) and not self._of_the_loss(pt):
             self._refuse_upright(pt)
         try:
-            return self._read_partial(pt)
+            from symnorm.lang.latex_row_partials import read_entry_partial
+            entry = read_entry_partial(self, pt)  # \partial L/\partial y_{ij} (a data matrix)
+            return entry if entry is not None else self._read_partial(pt)
         except SourceError as exc:
             if pt.nabla:  # \nabla_{g} L as printed: the error names it so
                 loss = f"\\partial {LOSS}/\\partial {pt.var}"
@@ -1585,12 +1594,16 @@ class _Equation:
             if var_kind == "scalar" and pt.var in self.env.affine:
                 # d\gamma_i with the scalar gamma: a per-element parameter needs the option,
                 # which a `use` line gives its own block only
-                raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: an entry "
+                err = _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: an entry "
                            f"of {pt.var}, which is a scalar in this block", pos, self.file,
                            f"for per-element parameters write `document use "
                            f"...(affine=elementwise)` (use layernorm, use rmsnorm) before the "
                            f"equation's block, or \\frac{{\\partial {pt.num}}}{{\\partial "
                            f"{pt.var}}} for the scalar's derivative")
+                # beside a data matrix's entries: the scalar of the vector j names
+                from symnorm.lang.latex_row_partials import scalar_at_fixed
+                return scalar_at_fixed(self, pt, err, self._entries(
+                    replace(pt, var_index=None), jac, num_shape, var_kind, gradient))
             if var_kind != "vector" or num_shape != "scalar":
                 raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: a column "
                            "of a Jacobian", pos, self.file, f"write \\frac{{\\partial "
@@ -1686,6 +1699,9 @@ class _Equation:
         if name == "x":
             return self.output() is not None and self.env.kind("x") == "vector" \
                 and "x" not in self.lets
+        if self.kind(name) == "vector":  # CS182's dy_{i,j}: the gradients by the vectors
+            from symnorm.lang.latex_row_partials import gradient_row
+            return gradient_row(self, name)
         return self.kind(name) == "let" and self._shape(Name(name, Pos(1, 1)), set()) == "column"
 
     def _matrix_of(self, e: MatrixEntry) -> Expr:
