@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from symnorm.errors import SourceError
 from symnorm.lang.latex_index import Indexed, IndexSum, MatrixEntry
 from symnorm.lang.latex_matrix import _rewrite, _walk
-from symnorm.lang.syntax import Name, Pos
+from symnorm.lang.syntax import BinOp, Call, Name, Neg, Pos, Transpose
 
 __all__ = ["DataPartial", "ScalarAt", "data_letters_ok", "read_data_rows", "row_axis"]
 
@@ -172,6 +172,8 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
                    "features, a feature's batch), so which letter of the entry runs along "
                    "the vector has two readings", first.pos, file,
                    "state the data-matrix equations in a block with one layer vocabulary")
+    if axis == 1:
+        _shared_derivative(nodes, first, vocab, shared, file)
     left, right = (_rewrite(s, lambda e: _subscripted(e, first, shape, file))
                    for s in (left, right))
     nodes = []
@@ -287,6 +289,47 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
                    first.pos, file, "sum over the vector's letter or write the statistics "
                    "at the other (\\mu_l)")
     return _read(left, right, nodes, letters, letters[axis], shape, first, file)
+
+
+def _jacobian_vars(e: object, out: set[tuple[str, Pos]]) -> None:
+    """The variables of the Jacobians in ``e``, also inside read partials (``Indexed.expr``)."""
+    if isinstance(e, Call) and e.func == "jacobian" and len(e.args) == 2 \
+            and isinstance(e.args[1], Name):
+        out.add((e.args[1].id, e.pos))
+    if isinstance(e, (Indexed, MatrixEntry)) and e.expr is not None:
+        _jacobian_vars(e.expr, out)
+    if isinstance(e, BinOp):
+        kids: tuple[object, ...] = (e.left, e.right)
+    elif isinstance(e, (Neg, Transpose)):
+        kids = (e.operand,)
+    elif isinstance(e, Call):
+        kids = e.args + (e.batch or ())
+    elif isinstance(e, IndexSum):
+        kids = (e.body,)
+    else:
+        kids = ()
+    for child in kids:
+        _jacobian_vars(child, out)
+
+
+def _shared_derivative(nodes: list[tuple[object, frozenset[str]]], first: MatrixEntry,
+                       vocab: str, shared: Callable[[str], bool], file: str) -> None:
+    """Under a vocabulary whose vectors are the samples (layernorm, rmsnorm) the affine
+    parameters serve every sample: a derivative by one of them beside a data matrix's entries
+    is, for the matrix, a sum over all its vectors (\\partial L/\\partial\\gamma_j =
+    \\sum_i ...), while read for one vector it would be that vector's share: refused."""
+    found: set[tuple[str, Pos]] = set()
+    for n, _ in nodes:
+        _jacobian_vars(n, found)
+    hit = sorted((p.line, p.col, v) for v, p in found if shared(v))
+    if hit:
+        line, col, var = hit[0]
+        raise _err(f"a derivative by {var} beside the data-matrix entry {first}: under {vocab} "
+                   f"{var} is one parameter shared by every sample (every vector of the data "
+                   f"matrix), so its derivative sums over all of them, which cannot be represented by "
+                   "the one-vector model", Pos(line, col), file,
+                   f"state the derivative by {var} for one sample's vector, with one index "
+                   "(\\frac{\\partial L}{\\partial \\gamma} = \\sum_j ... \\hat x_j)")
 
 
 def _order(vector: str, letters: tuple[str, str], axis: int) -> str:
