@@ -182,3 +182,54 @@ REFUSED = [
 def test_unsafe_neighbours_refused(key: str, preamble: str, latex: str,
                                    words: tuple[str, ...]) -> None:
     assert_refused(preamble, latex, words)
+
+
+# --- red team of these rules: false claims, each refuted or refused, never proved ------------
+
+def _bn_dx_naive() -> bool:
+    """dL/dx_{ij} = dL/dy_{ij} gamma_j / sqrt(sigma_j^2 + eps) drops the mean terms."""
+    return _same(_P["dx"], _DYM * _GF / np.sqrt(_VAR + EPS))
+
+
+RED_TEAM = [
+    # drops the mean and variance paths of the input gradient (false by autograd)
+    (BN_G, r"\frac{\partial L}{\partial x_{ij}} = \frac{\partial L}{\partial y_{ij}} "
+     r"\frac{\gamma_j}{\sqrt{\sigma_j^2+\epsilon}}", _bn_dx_naive),
+    (LN_G, r"\frac{\partial L}{\partial X_{ij}} = \frac{\partial L}{\partial \hat X_{ij}} "
+     r"\frac{1}{\sqrt{\sigma_i^2+\epsilon}}", None),
+    # the sign of the mean's partial dropped
+    (BN_G, r"\frac{\partial L}{\partial \mu} = \sum_{i=1}^N \frac{\partial L}{\partial \hat "
+     r"x_{ij}} \cdot \frac{1}{\sqrt{\sigma^2_j+\epsilon}}", None),
+    # the gain dropped, in differential notation
+    (BN_DY, r"d\hat x_{ij} = dy_{ij}", lambda: _same(_P["dxhat"], _DYM)),
+    # the local partial written for the total one (the diagonal disagrees)
+    (BN_G, r"\frac{\partial y_{ij}}{\partial x_{ij}} = \frac{\gamma_j}{\sqrt{\sigma_j^2+\epsilon}}",
+     None),
+    (BN_G, r"\frac{\partial L}{\partial \sigma^2} = \sum_{i} \frac{\partial L}{\partial \hat x_{ij}}"
+     r" (x_{ij} - \mu_j) \cdot \frac{-1}{2}(\sigma_j^2+\epsilon)^{-1/2}", None),
+    (BN_G, r"\frac{\partial L}{\partial y_{ij}} = \frac{\partial L}{\partial \hat x_{ij}}", None),
+    # one sample's share for the whole parameter gradient
+    (BN_G, r"\frac{\partial L}{\partial \beta_j} = \frac{\partial L}{\partial y_{ij}}",
+     lambda: _same(np.broadcast_to(_P["dbeta"], _DYM.shape), _DYM)),
+    (LN_G, r"\frac{\partial L}{\partial \gamma} = \sum_j \frac{\partial L}{\partial Y_{ij}} "
+     r"\hat X_{ij}", None),
+    (LN_G, r"\frac{\partial L}{\partial \gamma} = \sum_{i}\sum_{j} \frac{\partial L}{\partial "
+     r"Y_{ij}} X_{ij}", None),
+    ("use batchnorm\nlet N = d\nlet h = x", r"\mu_l = \frac{1}{N}\sum_p\sum_l h_{pl}", None),
+    # odot with the per-feature gain, a wrong form
+    ("use batchnorm", r"y = \gamma \odot \hat x \odot \gamma + \beta", None),
+    (BN_G, r"\frac{\partial L}{\partial \gamma} = \frac{\partial L}{\partial y}^\top (\gamma "
+     r"\odot \hat x)", None),
+]
+
+
+@pytest.mark.parametrize("preamble, latex, numeric", RED_TEAM,
+                         ids=[f"rt{k}" for k in range(len(RED_TEAM))])
+def test_red_team_false_claims_are_not_proved(preamble, latex, numeric) -> None:
+    from test_latex_real_world2 import verdicts
+    if numeric is not None:
+        assert numeric() is False
+    got = verdicts(preamble, latex)
+    statuses = [s for _, s, _ in got if s != "defined"]
+    # a chain may prove a true link; the false one is refuted, or the equation refused
+    assert "refuted" in statuses or "error" in statuses, got

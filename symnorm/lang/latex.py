@@ -51,7 +51,7 @@ from symnorm.lang.latex_output import (
 )
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix
-from symnorm.lang.latex_rows import read_data_rows
+from symnorm.lang.latex_rows import ScalarAt, read_data_rows
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_onnx import REDUCE_MEAN, onnx_mode, reduce_mean
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
@@ -1407,24 +1407,30 @@ class _Equation:
         try:
             from symnorm.lang.latex_row_partials import read_entry_partial
             entry = read_entry_partial(self, pt)  # \partial L/\partial y_{ij} (a data matrix)
-            return entry if entry is not None else self._read_partial(pt)
+            got = entry if entry is not None else self._read_partial(pt)
         except SourceError as exc:
-            if pt.nabla:  # \nabla_{g} L as printed: the error names it so
-                loss = f"\\partial {LOSS}/\\partial {pt.var}"
-                msg = exc.message.replace(loss, f"\\nabla_{{{pt.var}}}").replace(
-                    f"\\partial {pt.num}/\\partial {pt.var}",
-                    f"\\nabla_{{{pt.var}}} {pt.num}").replace(LOSS, "the loss")
-                raise SourceError(msg, exc.file, exc.line, exc.column,
-                                  exc.hint.replace(LOSS, "L")) from None
-            if pt.slash or pt.upright:  # dE/dX, \\frac{dE}{dX} as printed: errors say so
-                raise SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
-                                  exc.column, exc.hint) from None
-            if not pt.differential:
-                raise
-            written = f"\\partial {LOSS}/\\partial "
-            raise SourceError(exc.message.replace(written, "d").replace(
-                f"the loss {LOSS}", "the loss").replace(LOSS, "the loss"), exc.file, exc.line,
-                exc.column, exc.hint.replace(LOSS, "L")) from None
+            raise self._as_written(pt, exc) from None
+        if isinstance(got, ScalarAt) and got.error is not None:  # raised later, as written
+            got = replace(got, error=self._as_written(pt, got.error))
+        return got
+
+    def _as_written(self, pt: Partial, exc: SourceError) -> SourceError:
+        """``exc`` naming the derivative as the source wrote it (``d xhat``, ``\nabla_{g}``)."""
+        if pt.nabla:  # \nabla_{g} L as printed: the error names it so
+            loss = f"\\partial {LOSS}/\\partial {pt.var}"
+            msg = exc.message.replace(loss, f"\\nabla_{{{pt.var}}}").replace(
+                f"\\partial {pt.num}/\\partial {pt.var}",
+                f"\\nabla_{{{pt.var}}} {pt.num}").replace(LOSS, "the loss")
+            return SourceError(msg, exc.file, exc.line, exc.column, exc.hint.replace(LOSS, "L"))
+        if pt.slash or pt.upright:  # dE/dX, \\frac{dE}{dX} as printed: errors say so
+            return SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
+                               exc.column, exc.hint)
+        if not pt.differential:
+            return exc
+        written = f"\\partial {LOSS}/\\partial "
+        return SourceError(exc.message.replace(written, "d").replace(
+            f"the loss {LOSS}", "the loss").replace(LOSS, "the loss"), exc.file, exc.line,
+            exc.column, exc.hint.replace(LOSS, "L"))
 
     def _of_the_loss(self, pt: Partial) -> bool:
         """Whether the numerator of ``pt`` is the loss: a plain name the document neither

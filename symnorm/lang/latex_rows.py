@@ -245,6 +245,13 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
                 says.setdefault(other, []).append(
                     f"{n}, the scalar {n.id} at the fixed index {n.index}")
                 at.append(n.pos)
+    if any(isinstance(n, MatrixEntry) and set(letters) <= bound for n, bound in nodes):
+        # \sum_i\sum_j: every entry of the matrix, across its vectors
+        raise _err(f"sums over both letters {''.join(letters)} of {first}: a sum over every "
+                   "entry of the data matrix runs across its vectors (samples under "
+                   "layernorm, features under batchnorm), which cannot be represented by "
+                   "the one-vector model", (at or [first.pos])[0], file,
+                   "sum over the vector's letter only, for one vector")
     if len(says) > 1:
         a, b = sorted(says)
         raise _err(f"the letters {''.join(letters)} of {first}: which one runs along the "
