@@ -61,9 +61,6 @@ REFUSED = {
     "thorey.dhhat": "\\delta_{jl}: delta is not a name the document declares",
     "thorey.dgamma": "expected '}' to close '{'",
     "thorey.dbeta": "expected '}' to close '{'",
-    # dL/dh_ij and dL/dy_ij are read one feature at a time (latex_row_partials.py), but the
-    # sum over k writes the entries at another letter (dL/dy_kj, h_kj)
-    "thorey.dx.result": "dL/dy_kj beside the data-matrix entry dL/dh_ij",
     # \partial \hat x_i / \partial x_i: the diagonal entry or the graph partial, both checked
     # (latex_same_index.py): true as the graph partial, false as the diagonal, so an error
     # naming both (costa.dx.paths and vishal.dx.paths, the chain rule over the graph, read it
@@ -111,9 +108,10 @@ def test_corpus6_size_and_acceptance() -> None:
     # over the graph, and vishal.dxhat proved); then 32 with \gamma \odot \hat X, batchnorm's
     # per-feature gain times the vector (yeh.layer proved; latex_odot.py); then 33 with
     # partials by data-matrix entries read one feature at a time (yeh.dxhat: dJ/dx-hat_{ij};
-    # latex_row_partials.py)
+    # latex_row_partials.py); then 34 with the entries of the same vector summed over a
+    # third letter (thorey.dx.result: \sum_k dL/dy_{kj} beside dL/dh_{ij}, latex_rows.py)
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 56 and accepted == 33 and accepted - len(DEFINED_ONLY) == 33
+    assert len(CORPUS) == 56 and accepted == 34 and accepted - len(DEFINED_ONLY) == 34
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:
@@ -312,6 +310,16 @@ def _thorey_dx() -> bool:
     return _same(want, gh)
 
 
+def _thorey_dx_plus() -> bool:
+    """Thorey's input gradient with (h_kj + mu_j) in the last sum: false."""
+    gh, _, _ = _bn_matrix_grads()
+    mu, var = _H.mean(axis=0), _H.var(axis=0)
+    want = (1 / M * _GH * (var + EPS) ** -0.5
+            * (M * _DYH - _DYH.sum(axis=0) - (_H - mu) * (var + EPS) ** -1
+               * np.sum(_DYH * (_H + mu), axis=0)))
+    return _same(want, gh)
+
+
 def _costa_dmu() -> bool:
     """The third line keeps (sum_i x_i) - mu_B, which is not 0: it differs from the others."""
     total = _dl_dmu()
@@ -451,6 +459,8 @@ VARIANTS = {
     # \gamma \odot \hat X: batchnorm's per-feature gain (latex_odot.py)
     "yeh.layer": (r"\odot \hat{X} + \beta", r"\odot \hat{X} - \beta", lambda: _same(
         GAMMA * _XH - BETA, _bn_affine())),
+    # the input gradient by entries, its sums over k of the same feature's entries
+    "thorey.dx.result": (r"(h_{kj}-\mu_j)", r"(h_{kj}+\mu_j)", lambda: _thorey_dx_plus()),
     # dJ/dx-hat_{ij} read one feature at a time (latex_row_partials.py)
     "yeh.dxhat": (r"{\partial y_{ij}} \cdot \gamma_j", r"{\partial y_{ij}} \cdot \beta_j",
                   lambda: _same(_grad(lambda xh: float(_DY @ (GAMMA * xh + BETA)), _XH),

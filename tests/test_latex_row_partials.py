@@ -88,7 +88,30 @@ DBETA_G = r"\frac{\partial L}{\partial \beta_j} = \sum_{i=1}^N \frac{\partial L}
 LN_DXHAT = r"\frac{\partial L}{\partial \hat{X}_{ij}} = \gamma \frac{\partial L}{\partial Y_{ij}}"
 SLASH = r"\frac{\partial L}{\partial \beta} = \sum_i \frac{dL}{dy_{ij}}"
 
+def _ln_dx() -> np.ndarray:
+    """dL/dX of layernorm over the rows (shared scalar gamma, beta), by autograd."""
+    x = torch.tensor(_XM, requires_grad=True)
+    mu = x.mean(1, keepdim=True)
+    var = x.var(1, unbiased=False, keepdim=True)
+    y = _GS * (x - mu) / torch.sqrt(var + EPS) + _BS
+    (torch.tensor(_DYM) * y).sum().backward()
+    return x.grad.numpy()
+
+
+def _ln_dx_formula(sum_axis: int = 1) -> np.ndarray:
+    mu, var = _XM.mean(1, keepdims=True), _XM.var(1, keepdims=True)
+    xh = (_XM - mu) / np.sqrt(var + EPS)
+    return _GS / (F * np.sqrt(var + EPS)) * (F * _DYM - _DYM.sum(sum_axis, keepdims=True)
+                                               - xh * (_DYM * xh).sum(1, keepdims=True))
+
+
+# the entries of the same vector summed over a third letter k (Thorey's \sum_k dL/dy_{kj})
+LN_DX = (r"\frac{\partial L}{\partial X_{ij}} = \frac{\gamma}{F\sqrt{\sigma_i^2+\epsilon}}"
+         r"\left(F\frac{\partial L}{\partial Y_{ij}} - \sum_k \frac{\partial L}{\partial Y_{ik}}"
+         r" - \hat X_{ij}\sum_k \frac{\partial L}{\partial Y_{ik}}\hat X_{ik}\right)")
+
 TRUE = [
+    ("ln.dx", LN_G, LN_DX, lambda: _same(_ln_dx(), _ln_dx_formula())),
     # CS182's three backward steps, with the upstream gradient declared once (vector dy)
     ("cs182.dbeta", BN_DY, DBETA, lambda: _same(_P["dbeta"], _DYM.sum(0))),
     ("cs182.dgamma", BN_DY, DGAMMA, lambda: _same(_P["dgamma"], (_DYM * _P["xhat"]).sum(0))),
@@ -126,6 +149,12 @@ VARIANTS = [
     # the gradient by the input h, not by the output y
     ("bn.slash:input", BN_G + "\nlet h = x", SLASH, r"{dy_{ij}}", r"{dh_{ij}}",
      lambda: _same(_P["dbeta"], _P["dx"].sum(0))),
+    ("ln.dx:factor", LN_G, LN_DX, r"- \hat X_{ij}\sum_k", r"- 2\hat X_{ij}\sum_k",
+     lambda: _same(_ln_dx(), _ln_dx_formula() - _GS / (F * np.sqrt(
+         _XM.var(1, keepdims=True) + EPS)) * ((_XM - _XM.mean(1, keepdims=True)) / np.sqrt(
+             _XM.var(1, keepdims=True) + EPS)) * (_DYM * (_XM - _XM.mean(1, keepdims=True))
+                                                   / np.sqrt(_XM.var(1, keepdims=True) + EPS)
+                                                   ).sum(1, keepdims=True))),
     ("ln.dxhat:factor", LN_G, LN_DXHAT, r"= \gamma", r"= 2\gamma",
      lambda: _same(_ln_dxhat(), 2 * _GS * _DYM)),
 ]
@@ -171,6 +200,14 @@ REFUSED = [
     # a scalar at a letter the entry does not have
     ("bn.dvar:letter", "use batchnorm\nlet N = d", DVAR.replace(r"\sigma^2_j}", r"\sigma^2_k}"),
      ("neither letter of the entry",)),
+    # the third letter summed at the fixed index's place: across the samples
+    ("ln.dx:axis", LN_G, LN_DX.replace(r"- \sum_k \frac{\partial L}{\partial Y_{ik}}",
+                                        r"- \sum_k \frac{\partial L}{\partial Y_{kj}}"),
+     ("dL/dy_kj beside the data-matrix entry",)),
+    # a summed entry where nothing says which letter runs along the vector
+    ("bn.summed:ambiguous", "use batchnorm\nlet N = d\nlet h = x",
+     r"h_{ij} - h_{ij} = \sum_k h_{kj} - \sum_k h_{kj}",
+     ("an entry summed over another letter is read only where",)),
     # two declared upstream gradients of y, used together: one gradient or two vectors
     ("cs182.two", "use batchnorm\nlet N = d\nvector dL_dy, dy", DBETA, (TWO_GRADIENTS,)),
     ("two.vector", "use batchnorm\nlet N = d\nvector dL_dy, dy",

@@ -179,7 +179,16 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
     nodes = []
     for side in (left, right):
         _walk(side, frozenset(), nodes)
+    # entries summed over a third letter at the vector's place (Thorey's \sum_k dL/dy_{kj}
+    # beside dL/dh_{ij}): the same vector's entries, checked once the fixed index is known
+    summed: dict[int, str] = {}
     for n, bound in nodes:
+        if isinstance(n, MatrixEntry) and (n.row, n.col) != letters \
+                and (isinstance(n, DataPartial) or n.expr is None and is_row(n.id)):
+            new = (n.row, n.col)[axis]
+            if new in bound and new not in letters and (n.row, n.col)[1 - axis] in letters:
+                summed[id(n)] = new
+                continue
         if isinstance(n, MatrixEntry) and ((n.row, n.col) != letters or (
                 not isinstance(n, DataPartial) and (n.expr is not None or not (
                     is_row(n.id) or n is left and shape(n.id) is None)))):
@@ -282,7 +291,12 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
                        "vocabulary that normalizes that axis" + (
                            "; a per-element gain or bias needs `use ...(affine=elementwise)`"
                            if affine else ""))
-        return _read(left, right, nodes, letters, vector, shape, first, file)
+        return _read(left, right, nodes, letters, vector, shape, first, file, summed=summed)
+    if summed:
+        n = next(n for n, _ in nodes if id(n) in summed)
+        raise _err(f"{n} beside the data-matrix entry {first}: an entry summed over another "
+                   "letter is read only where the relation says which letter runs along the "
+                   "vector", n.pos, file, "write the statistics at the fixed index (\\mu_l)")
     # nothing fixes the vector index: each letter as V, read only if the relations agree
     # (each reading's entries written at one letter, so that the same relation compares equal)
     readings = [_read(left, right, nodes, letters, vector, shape, first, file, letters[axis],
@@ -347,7 +361,7 @@ def _order(vector: str, letters: tuple[str, str], axis: int) -> str:
 def _read(left: object, right: object, nodes: list[tuple[object, frozenset[str]]],
           letters: tuple[str, str], vector: str, shape: Callable[[str], str | None],
           first: MatrixEntry, file: str, as_letter: str | None = None,
-          resolve: bool = True) -> tuple[object, object]:
+          resolve: bool = True, summed: dict[int, str] | None = None) -> tuple[object, object]:
     """The relation for one vector, with ``vector`` the vector index (its entries written at
     ``as_letter``, by default ``vector``); without ``resolve`` a partial is left a plain
     entry (the two readings are compared without reading it twice)."""
@@ -367,7 +381,20 @@ def _read(left: object, right: object, nodes: list[tuple[object, frozenset[str]]
                        f"vector is written at its fixed index {fixed}", n.pos, file,
                        f"write it at {fixed}")
 
+    summed = summed or {}
+    for n, _ in nodes:
+        if id(n) in summed and isinstance(n, MatrixEntry) \
+                and fixed not in (n.row, n.col):
+            raise _err(f"{n} beside the data-matrix entry {first}: summed over "
+                       f"{summed[id(n)]}, it is at the fixed index {fixed} of no vector "
+                       f"{first} is of", n.pos, file, f"write it at the fixed index {fixed}")
+
     def one(n: object) -> object | None:
+        if id(n) in summed:  # \sum_k h_{kj}: entry k of the same vector
+            if isinstance(n, DataPartial):
+                return n.reading(summed[id(n)]) if resolve else Indexed(n.id, summed[id(n)],
+                                                                        n.pos)
+            return Indexed(n.id, summed[id(n)], n.pos)  # type: ignore[attr-defined]
         if isinstance(n, DataPartial):
             if not resolve:
                 return Indexed(n.id, as_letter or vector, n.pos)
