@@ -133,7 +133,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
       r"a_i^2}. \end{split}\nonumber \end{align}"), True),
     # --- textbook and journal ------------------------------------------------------------------
     ("d2l.ln", "Dive into Deep Learning (d2l.ai), 8.5.2.3 Layer Normalization, eq. (8.5.4)",
-     "vector x\nscalar eps\nlet n = d",
+     "use layernorm(affine=none)",
      (r"\mathbf{x} \rightarrow \textrm{LN}(\mathbf{x}) =  \frac{\mathbf{x} - \hat{\mu}}"
       r"{\hat\sigma},"), True),
     # one display over two source lines, pasted as one line (the newline is a space in TeX)
@@ -147,7 +147,7 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      (r"\hat{\mu} = \frac{1}{n} \sum_{i=1}^n x_i \quad \textrm{and} \quad \hat{\sigma}^2 = "
       r"\frac{1}{n} \sum_{i=1}^n (x_i - \hat{\mu})^2 + \epsilon"), True),
     ("cademy.ln", "1cademy.com/node/layer-normalization (the map, then its statistics, in the "
-     "page's order)", "vector x\nscalar eps\nlet n = d",
+     "page's order)", "use layernorm(affine=none)",
      (r"\textrm{LN}(\mathbf{x}) = \frac{\mathbf{x} - \hat{\mu}}{\hat{\sigma}}" "\n"
       r"\hat{\mu} = \frac{1}{n} \sum_{i=1}^n x_i \quad \textrm{and} \quad \hat{\sigma}^2 = "
       r"\frac{1}{n} \sum_{i=1}^n (x_i - \hat{\mu})^2 + \epsilon"), True),

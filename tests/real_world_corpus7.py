@@ -59,11 +59,17 @@ IN = "use instancenorm(channels=2, spatial=4)"
 # MatConvNet: X(i,j,k,t) the data, G(k), B(k) the per-channel gain and bias
 MCN = "use batchnorm\nlet X = x\nlet G = gamma\nlet B = beta"
 MXNET = "use batchnorm\nlet data = x"
-GLUON_LN = "use layernorm(affine=elementwise)\nlet data = x"
+# Gluon's LayerNorm normalizes its parameter ``axis`` (default -1, the docstring's "The axis
+# that should be normalized"): the document states it (docs/latex.md, "Code-like notation")
+GLUON_LN = "use layernorm(affine=elementwise)\nlet data = x\nlet axis = -1"
 GLUON_GN = "use groupnorm(groups=2, channels=4, spatial=2)\nlet data = x"
 GLUON_IN = "use instancenorm(channels=2, spatial=4)\nlet data = x"
-TRT = "use layernorm(affine=elementwise)\nlet X = x\nlet Y = y\nlet S = gamma\nlet B = beta"
-ALLENNLP = "use layernorm(affine=elementwise, eps_inside=0)\nlet tensor = x"
+# TensorRT's axes: the layer's reduction axes (its setAxes), for a LayerNorm the last
+TRT = ("use layernorm(affine=elementwise)\nlet X = x\nlet Y = y\nlet S = gamma\nlet B = beta\n"
+       "let axes = -1")
+# AllenNLP's std: its forward calls tensor.std(-1, unbiased=False), the biased one; the word
+# alone has two readings (torch.std is unbiased by default), so the document states it
+ALLENNLP = "use layernorm(affine=elementwise, eps_inside=0)\nlet tensor = x\nlet std = sqrt(v)"
 NCNN_BN = "use batchnorm\nlet slope = gamma"
 CANN = "use instancenorm(channels=2, spatial=4)\nlet B = beta"
 NCNN_MVN = "use layernorm(affine=none, eps_inside=0)"
@@ -79,7 +85,10 @@ CORPUS: list[tuple[str, str, str, str, bool]] = [
      r"\mu = \frac{1}{d} \sum_{i=1}^{d} x_i", True),
     ("allo.ln.sigma", ALLO_SRC.format("LayerNorm, sigma with eps"), LN_GAIN,
      r"\sigma = \sqrt{ \frac{1}{d} \sum_{i=1}^{d} (x_i - \mu)^2 + \epsilon }", True),
-    ("allo.ln", ALLO_SRC.format("LayerNorm(x) (sigma with eps)"), LN_GAIN,
+    # the README's sigma is defined just above the layer's formula: pasted as one document,
+    # the two equations in their order (alone, the formula's sigma is the vocabulary's)
+    ("allo.ln", ALLO_SRC.format("sigma with eps, then LayerNorm(x)"), LN_GAIN,
+     "\\sigma = \\sqrt{ \\frac{1}{d} \\sum_{i=1}^{d} (x_i - \\mu)^2 + \\epsilon }\n"
      r"\text{LayerNorm}(x) = \gamma \cdot \frac{x - \mu}{\sigma}", True),
     ("allo.rms", ALLO_SRC.format("RMS(x)"), RMS_GAIN,
      r"\text{RMS}(x) = \sqrt{ \frac{1}{d} \sum_{i=1}^{d} x_i^2 + \epsilon }", True),

@@ -118,7 +118,7 @@ REFUSED = [
     # the document's own gamma, not the vocabulary's per-feature gain
     ("own", BN + "\nscalar gamma", r"\gamma \hat x = \gamma \odot \hat x", (HADAMARD,)),
     # an entry product: i runs over the batch, so gamma_i would be a per-sample gain
-    ("entries", BN, r"y_i = \gamma_i \hat x_i + \beta", (HADAMARD,)),
+    ("entries", BN, r"y_i = \gamma_i \hat x_i + \beta", ("gamma is a scalar here",)),
     # two scalars: no vector to broadcast over
     ("scalars", BN, r"\gamma \odot \mu = \gamma \mu", (HADAMARD,)),
     # PyG: the entry x'_i set to a whole vector

@@ -28,7 +28,8 @@ REFUSED = {
     "keras.normalized": "double subscript",                  # x_i_normalized
     "keras.output": "double subscript",                      # x_i_normalized
     # out, data are MXNet's output and input words, but mean(data, axis) takes an axis
-    "mxnet.layernorm": "expected ')' to close '('",
+    # mean(data, axis): the document does not say which axis (let axis = -1 would)
+    "mxnet.layernorm": "mean(.., axis): the document does not say which axes",
     "max.rms_norm": "uses input, declared by the document",  # its own input vector
     # plain-text sqrt(...) (y(x) is the output y; gamma * y(x) would apply gamma twice)
     "mygrad.batchnorm": "expected ']' to close '['",        # the typo Var[x}

@@ -38,8 +38,6 @@ REFUSED = {
     "kaixih.dx": "the document has no quantity i",
     # gradients written with the layout of the entry (a scalar or column for a row)
     "kaixih.di.dx": "cannot compare a vector with a scalar",
-    "kaixih.dvar.dx": "cannot compare a row vector with a vector",
-    "kaixih.dmu.dx": "cannot compare a row vector with a scalar",
     # dL/dy . dy/dsigma^2 through x-hat: sigma^2 is not y's parent
     "kaixih.dvar": "sigma^2 is not a parent of y",
     "limei.dxhat": "left side of \\coloneqq is not a name",       # ... = dy (.) w := g
@@ -114,9 +112,10 @@ def test_corpus5_size_and_acceptance() -> None:
     # limei.dxhat.diff, now refused: two readings); then 15, and 20 with OpenVINO's
     # \sum {o_k^2} (ov.mvn.inside, ov.mvn.outside, both refuted as false) and the ONNX /
     # OpenVINO operator words (ov.rms, ov.rms.scale proved, onnx.ln.mean defined); the accent
-    # of the input's alias (\hat{b_i}, let b = x) turned ov.bn.norm from defined into proved
+    # of the input's alias (\hat{b_i}, let b = x) turned ov.bn.norm from defined into proved;
+    # kaixih.dvar.dx, kaixih.dmu.dx: an unindexed gradient against a column or a scalar
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 57 and accepted >= 23 and accepted - len(DEFINED_ONLY) >= 20
+    assert len(CORPUS) == 57 and accepted >= 25 and accepted - len(DEFINED_ONLY) >= 22
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:

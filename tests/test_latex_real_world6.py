@@ -59,8 +59,8 @@ REFUSED = {
     "thorey.translation": "\\delta_{j,l}: delta is not a name the document declares",
     "thorey.dvar": "\\delta_{jl}: delta is not a name the document declares",
     "thorey.dhhat": "\\delta_{jl}: delta is not a name the document declares",
-    "thorey.dgamma": "expected '}' to close '{'",
-    "thorey.dbeta": "expected '}' to close '{'",
+    "thorey.dgamma": "\\sum_{kl}: a sum over two indices k and l",
+    "thorey.dbeta": "\\sum_{kl}: a sum over two indices k and l",
     # \partial \hat x_i / \partial x_i: the diagonal entry or the graph partial, both checked
     # (latex_same_index.py): true as the graph partial, false as the diagonal, so an error
     # naming both (costa.dx.paths and vishal.dx.paths, the chain rule over the graph, read it
@@ -71,8 +71,8 @@ REFUSED = {
     # \frac{\partial l}{\sigma^2_B}: the source's missing \partial (a false entry)
     "costa.dmu": "expected '\\\\partial', got '\\\\sigma'",
     # \partial \gamma \hat{x_i}: a derivative by a product (gamma x-hat_i as a node)
-    "vishal.dgxhat": "expected '}' to close '{'",
-    "vishal.dgamma": "expected '}' to close '{'",
+    "vishal.dgxhat": "a partial by (or of) a product",
+    "vishal.dgamma": "a partial by (or of) a product",
     # \partial(\gamma x_i + \beta): a derivative of a bracket
     "vishal.dbeta": "expected a name after \\partial, got '('",
     # ^(-1.5): TeX raises '(' alone (a false entry)

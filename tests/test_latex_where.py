@@ -85,10 +85,16 @@ def test_a_where_clause_defines_the_name_and_the_listing_checks_it() -> None:
 
 
 def test_alone_the_relation_is_a_claim_about_the_vocabulary_name() -> None:
-    # the vocabulary's sigma has no eps: sigma = sqrt(Var + eps) alone is false of it
-    assert not _same(np.sqrt(_VAR), np.sqrt(_VAR + EPS))
-    got = verdicts("use layernorm", r"\sigma = \sqrt{\frac1d\sum_i (x_i-\mu)^2 + \epsilon}")
+    # the vocabulary's sigma has no eps: sigma = sqrt(Var + 2 eps) alone is false of it, and
+    # with eps it is the source's own sigma, checked to be the layer's denominator
+    # (test_latex_own_sigma.py): sqrt(Var + 2 eps) is not
+    assert not _same(np.sqrt(_VAR + 2 * EPS), np.sqrt(_VAR + EPS))
+    got = verdicts("use layernorm", r"\sigma = \sqrt{\frac1d\sum_i (x_i-\mu)^2 + 2\epsilon}")
     assert "refuted" in [s for _, s, _ in got], got
+    # without eps, a claim about the vocabulary's sigma: sqrt(2 Var) is not sqrt(Var)
+    assert not _same(np.sqrt(2 * _VAR), np.sqrt(_VAR))
+    got = verdicts("use layernorm", r"\sigma = \sqrt{\frac2d\sum_i (x_i-\mu)^2}")
+    assert [s for _, s, _ in got if s != "defined"] == ["refuted"], got
 
 
 @pytest.mark.parametrize("latex", [

@@ -219,13 +219,14 @@ def _defined_everywhere(c: PreparedClaim) -> bool:
     the sign assumptions of the claim's symbols.  False when that is not shown: a proof then
     holds where the claim is defined, and its scope says so.  Over every d, the name ``d``
     is an integer symbol >= 2 while the vectors have a few fixed lengths."""
-    from ..engines.domain import domain_conditions
+    from ..engines.domain import differentiability_conditions, domain_conditions
     any_d = _has_vectors(c) and not c.d_value
     ds = (c.d_value,) if c.d_value else _DOMAIN_DS if _has_vectors(c) else (2,)
     try:
         for d in ds:
             eng = (_SymbolicD if any_d else explicit.Explicit)(c, d)
-            for value, op in domain_conditions(eng, c.relation) + _kinks(eng, c):
+            for value, op in domain_conditions(eng, c.relation) + \
+                    differentiability_conditions(eng, c.relation):
                 v = value.subs(eng.subs) if eng.subs else value
                 shown = {">=": v.is_nonnegative, ">": v.is_positive,
                          "!=": v.is_nonzero}[op]
@@ -234,31 +235,6 @@ def _defined_everywhere(c: PreparedClaim) -> bool:
     except (Unsupported, TypeError, ValueError, ZeroDivisionError, AttributeError):
         return False
     return True
-
-
-def _kinks(eng, c: PreparedClaim) -> list:
-    """``(value, op)`` conditions, like :func:`~symnorm.engines.domain.domain_conditions`,
-    under which what the claim differentiates is differentiable: a root's, a norm's,
-    ``log``'s and a fractional power's argument ``> 0``, ``abs``'s ``!= 0``.  The derivative
-    divides by what the relation as written only takes the root of (``jacobian(sqrt(a), a)``
-    is 1/(2 sqrt(a)), undefined at a = 0: red team 19)."""
-    from ..engines.domain import constant_exponent
-    from ..lang.syntax import BinOp, Call, nodes
-    out = []
-    for n in nodes(c.relation):
-        if not (isinstance(n, Call) and n.func == "jacobian" and n.args):
-            continue
-        for m in nodes(n.args[0]):
-            if isinstance(m, Call) and m.func in ("sqrt", "norm", "abs", "log") and m.args:
-                v = eng.value(m if m.func == "norm" else m.args[0])
-                out.append((v, "!=" if m.func == "abs" else ">"))
-            elif isinstance(m, BinOp) and m.op == "**":
-                k = constant_exponent(eng, m.right)
-                if k is None:
-                    raise Unsupported("a power with a variable exponent is differentiated")
-                if k.q != 1:
-                    out.append((eng.value(m.left), ">"))
-    return out
 
 
 class _SymbolicD(explicit.Explicit):

@@ -213,6 +213,11 @@ def _defined_verdict(path: str, d: Definition) -> Verdict:
         message = (f"the vocabulary's meaning of {d.name} ({d.vocabulary}), used by the "
                    f"equation on line {d.line}; the equation does not define {d.name} and "
                    "nothing is claimed about it")
+    elif d.own:  # sigma with eps on a row of its own: the source's sigma from here on
+        message = (f"the source's own {d.name} (line {d.line}), with eps, which the "
+                   f"vocabulary's {d.name} ({d.own}) does not hold: the rest of the document "
+                   f"reads {d.name} as this definition; the equation's claim checks that it is "
+                   "the layer's denominator")
     else:
         message = (f"defines {d.name} (line {d.line}); not checked. To check this equation "
                    f"instead, define {d.name} before it (docs/latex.md)")

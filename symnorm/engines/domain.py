@@ -14,7 +14,7 @@ import sympy as sp
 from ..lang.syntax import BinOp, Call, Expr, Relation, nodes
 from .anyd import Unsupported
 
-__all__ = ["constant_exponent", "domain_conditions"]
+__all__ = ["constant_exponent", "differentiability_conditions", "domain_conditions"]
 
 
 def constant_exponent(eng: Any, e: Expr) -> sp.Rational | None:
@@ -50,4 +50,27 @@ def domain_conditions(eng: Any, rel: Relation) -> list[tuple[sp.Expr, str]]:
                 add(n.left, ">=")
             if k is not None and k < 0:
                 add(n.left, "!=")
+    return out
+
+
+def differentiability_conditions(eng: Any, rel: Relation) -> list[tuple[sp.Expr, str]]:
+    """``(value, op)`` pairs as :func:`domain_conditions` gives them, under which what the
+    relation differentiates is differentiable: inside ``jacobian(A, ...)``, a root's, a
+    norm's, ``log``'s and a fractional power's argument ``> 0``, ``abs``'s ``!= 0``.  The
+    derivative divides by what the relation as written only takes the root of
+    (``jacobian(sqrt(a), a)`` is 1/(2 sqrt(a)), undefined at a = 0: red team 19)."""
+    out: list[tuple[sp.Expr, str]] = []
+    for n in nodes(rel):
+        if not (isinstance(n, Call) and n.func == "jacobian" and n.args):
+            continue
+        for m in nodes(n.args[0]):
+            if isinstance(m, Call) and m.func in ("sqrt", "norm", "abs", "log") and m.args:
+                v = eng.value(m if m.func == "norm" else m.args[0])
+                out.append((v, "!=" if m.func == "abs" else ">"))
+            elif isinstance(m, BinOp) and m.op == "**":
+                k = constant_exponent(eng, m.right)
+                if k is None:
+                    raise Unsupported("a power with a variable exponent is differentiated")
+                if k.q != 1:
+                    out.append((eng.value(m.left), ">"))
     return out

@@ -547,10 +547,18 @@ class Scope:
         """The LaTeX name ``let B = beta`` makes ``B`` an alias of, when ``beta`` has no
         claim-language meaning here but the block's vocabulary gives it one in LaTeX
         (``beta``, ``gamma`` of ``use layernorm``, its output ``y``, ``mu``); else None."""
-        from .vocab import LATEX_AFFINE, LATEX_MEANINGS, LATEX_OUTPUT
+        from .vocab import LATEX_AFFINE, LATEX_CLAIM_NAMES, LATEX_MEANINGS, LATEX_OUTPUT
         body = st.body
-        if st.params or self._using is not None or not isinstance(body, Name) \
-                or self.is_defined(body.id):
+        if st.params or self._using is not None or not isinstance(body, Name):
+            return None
+        for v in self.latex_vocabs():
+            if body.id in LATEX_CLAIM_NAMES.get(v, {}) and body.id in self.lets \
+                    and self.lets[body.id].origin:
+                # use batchnorm's mu (Arat's mu_phi, DJL's mu_batch): a claim-language name
+                # that is also the LaTeX convention, so an alias the equations read as that
+                # node of the graph (\partial\mu_\phi) and claims expand as mu itself
+                return body.id
+        if self.is_defined(body.id):
             return None
         for v in self.latex_vocabs():
             if body.id in LATEX_MEANINGS.get(v, {}) or body.id in LATEX_AFFINE.get(v, ()) \
@@ -820,6 +828,8 @@ class Scope:
             raise self._gone_error(e.id, e.pos)
         if e.id in self.latex_aliases:
             target, line = self.latex_aliases[e.id]
+            if target in self.lets:  # the alias of a claim-language name (mu_phi of mu)
+                return self._expand_name(Name(target, e.pos), local)
             raise self._err(f"{e.id!r} is the alias of {target} (line {line}), which has a "
                             "meaning only in LaTeX equations of this vocabulary", e.pos,
                             f"use {e.id} in a LaTeX equation, or declare {target} "

@@ -14,7 +14,7 @@ hands one display equation to the LaTeX reader.  A block with info string
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -54,6 +54,9 @@ class Definition:
     #: the vocabularies whose meaning of the name this is (the equation used the name and
     #: the reader put in its meaning), "" for a definition the equation states
     vocabulary: str = ""
+    #: the vocabularies whose meaning of the name the equation replaces with the source's
+    #: own (sigma with eps, symnorm/lang/latex_own.py), "" otherwise
+    own: str = ""
 
 
 @dataclass
@@ -247,7 +250,8 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
             raise SourceError(f"invalid claim label {shown!r} ({len(label)} characters)",
                               doc.path, line, 1,
                               f"labels match {LABEL_CHARS}, at most {MAX_LABEL} characters")
-        env = latex_env(doc.scope)
+        env = replace(latex_env(doc.scope), read_before=frozenset(
+            d.name for d in doc.definitions if d.vocabulary))
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,
@@ -271,16 +275,19 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
                 meaning = env.meanings.get(st.name)
                 vocabulary = not st.params and meaning is not None and st.body == meaning
                 doc.definitions.append(_definition(st, label, text.strip(),
-                                                   uses if vocabulary else ""))
+                                                   uses if vocabulary else "",
+                                                   uses if st.own_meaning else ""))
                 if vocabulary:
                     # the vocabulary's meaning (the reader defines a name of the vocabulary's
                     # only so): it holds in blocks whose vocabularies agree
                     doc.scope.mark_vocabulary(st.name, f"{uses}, equation {label}")
-                elif not st.params and meaning is not None:
+                elif not st.params and meaning is not None and not st.own_meaning:
                     # a where-clause's own meaning of a vocabulary name (sigma with eps): a
                     # later equation whose vocabularies give the name another meaning could
                     # mean either, so there it is a conflict (an error), never silently one
                     doc.scope.mark_vocabulary(st.name, f"{WHERE_CLAUSE}{label}, its own meaning")
+                # (a row of its own that gives sigma the source's meaning with eps is the
+                # document's definition from here on, as a let: latex_own.py)
     except (SourceError, LimitError) as exc:
         doc.scope.restore(state)
         del doc.definitions[known:]
@@ -299,10 +306,11 @@ def _is_dimension(scope: Scope, name: str) -> bool:
     return scope.lets[name].expanded == dim
 
 
-def _definition(st: Let, label: str, source: str, vocabulary: str = "") -> Definition:
+def _definition(st: Let, label: str, source: str, vocabulary: str = "",
+                own: str = "") -> Definition:
     head = f"{st.name}({', '.join(st.params)})" if st.params else st.name
     return Definition(label, st.name, f"let {head} = {st.body}", st.pos.line, st.pos.col,
-                      source, vocabulary)
+                      source, vocabulary, own)
 
 
 def read_document(path: str | Path) -> Document:

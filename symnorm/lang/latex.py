@@ -21,6 +21,7 @@ from typing import Any
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
 from symnorm.lang.latex_groups import reading_for
+from symnorm.lang.latex_axes import axes_reading
 from symnorm.lang.latex_channel import channel_reading
 from symnorm.lang.latex_gain import gain_product
 from symnorm.lang.latex_odot import is_marked, read_odot
@@ -52,6 +53,8 @@ from symnorm.lang.latex_output import (
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix
 from symnorm.lang.latex_rows import ScalarAt, read_data_rows
+from symnorm.lang.latex_own import own_denominator, own_note
+from symnorm.lang.latex_layout import gradient_layout
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_onnx import REDUCE_MEAN, onnx_mode, reduce_mean
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
@@ -194,6 +197,9 @@ class LatexEnv:
     layer_names: frozenset[str] = frozenset()
     #: ``let B = beta`` of a symnorm block, beta only a LaTeX name of the vocabulary: B -> beta
     latex_aliases: dict[str, str] = field(default_factory=dict)
+    #: the names an earlier equation of the document read with a vocabulary's meaning (a row
+    #: of its own that gives one of them the source's meaning would make the order decide)
+    read_before: frozenset[str] = frozenset()
     #: the vocabulary's names of the dimension defined as ``d`` (batchnorm's ``m``)
     vocab_counts: frozenset[str] = frozenset()
     #: per-entry statistics and index sets (latex_groups.EntryReading), or None
@@ -274,6 +280,7 @@ def _parse_equation(
     parser.sets = dict(reader.env.sets)
     parser.entries = reading_for(reader.env.entries, toks)  # latex_groups.py
     parser.channel = channel_reading(reader)  # x^{(k)} under use batchnorm: latex_channel.py
+    parser.axes = axes_reading(reader)  # Mean(X, axes), x.mean(): latex_axes.py
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product
         parser.free_symbol = lambda n: reader.kind(n) in ("scalar", "vector", "matrix")
     parser.tensor_mode = tensor_mode(toks)
@@ -665,6 +672,7 @@ class _Equation:
         #: the sizes of fixed tensor indices the equation uses (``size_t``), declared scalars
         self.sizes: tuple[str, ...] = ()
         self._graph: Any = None  # the fresh variables of graph partials (latex_graph.py)
+        self._own_notes: dict[int, str] = {}  # rows that define the source's sigma
         self._written: set[str] = set()  # every name the equation writes
         #: the layer names applied to arguments other than x (``LN(x + 3)``), the layer map
         #: they read as (the output's meaning at the input x), and where ``LN(x)`` was read
@@ -811,6 +819,7 @@ class _Equation:
             r = replace(w, left=self._partials(w.left), right=self._partials(w.right))
             self._plain_derivative(w, r)
             r = self._data_rows(r)
+            self._refuse_scalar_entries(r)
             as_written[id(r)] = w
             self._refuse_conflicts(r)
             target = _def_target(r.left)
@@ -840,7 +849,17 @@ class _Equation:
                 and target[0] not in self.layer_calls  # LN(v) = LN(v + 2): the layer map
                 and r.op_text not in BRACES  # a label states what A is: never a definition
                 and not self._statistic_claim(r, target, raws))
-            if defining:
+            alone = sum(o.chain == r.chain for o in raws) == 1  # not a link of a chain
+            denominator = None if where or r.op != "==" or target is None or not alone \
+                else self._own_denominator(r, target)
+            if denominator is not None:  # sigma with eps on a row of its own (latex_own.py)
+                assert target is not None
+                self._define(r, target, vocabulary_name=True)
+                own = self.lets[target[0]] = replace(self.lets[target[0]], own_meaning=True)
+                self._own_notes[id(r)] = own_note(target[0], denominator)
+                pending.append((r, Relation("==", own.body, _placed(denominator, r.pos),
+                                            r.pos)))
+            elif defining:
                 self._define(r, target, vocabulary_name=where)
             elif r.op in _INEQ and _is_scalar_bound(r) and self._free_bound(r):
                 assumptions.append(Relation(r.op, _plain(r.left), _plain(r.right), r.pos))
@@ -862,9 +881,9 @@ class _Equation:
             self._foreign_symbols(as_written.get(id(r), r), rel)
             self._two_upstreams(rel)
         lets = self._ordered_lets()
-        pending = [(r, self._broadcast_rel(Relation(rel.op, self._calls(rel.left),
-                                                    self._calls(rel.right), rel.pos)))
-                   for r, rel in pending]
+        pending = [(r, gradient_layout(self._broadcast_rel(Relation(
+            rel.op, self._calls(rel.left), self._calls(rel.right), rel.pos)),
+            lambda e: self._shape(e, set()))) for r, rel in pending]
         given = {chain: tuple(self._broadcast_rel(Relation(c.op, self._calls(c.left),
                                                            self._calls(c.right), c.pos))
                               for c in conds)
@@ -914,7 +933,9 @@ class _Equation:
                              r.pos,
                              source=r.source, origin="latex",
                              local_assumptions=tuple(assumptions), needs_proof=why,
-                             other_reading=self._without(dropped, r.pos)))
+                             other_reading=self._without(dropped, r.pos),
+                             notes=(self._own_notes[id(r)],) if id(r) in self._own_notes
+                             else ()))
         return out
 
     def _two_upstreams(self, rel: Relation) -> None:
@@ -922,6 +943,32 @@ class _Equation:
         from symnorm.lang.latex_row_partials import two_upstreams
         sides, _ = self._expand_here(BinOp("+", rel.left, rel.right, rel.pos), "")
         two_upstreams(self, names_in(sides) | (self.env.reaches(sides) or set()), rel.pos)
+
+    def _refuse_scalar_entries(self, r: RawRel) -> None:
+        """``a_i``, ``\\sigma_i``, ``\\gamma_i`` of a scalar: an error.  Read as the scalar,
+        ``\\sum_i a_i^2`` was ``a.T * a``, a squared, where every term being a would make it
+        d a squared (red team 20: seven false sums proved)."""
+        for side in (r.left, r.right):
+            for node in _walk(side):
+                if not (isinstance(node, Indexed) and node.expr is None):
+                    continue
+                if self._shape(Name(node.id, node.pos), set()) == "scalar":
+                    raise _err(f"{node.id}_{node.index}: {node.id} is a scalar here, which has "
+                               f"no entry {node.index}", node.pos, self.file,
+                               f"write {node.id} without the index (a scalar is the same in "
+                               f"every term: \\sum_{{{node.index}=1}}^{{d}} {node.id} is d "
+                               f"{node.id}), or declare a vector (`vector {node.id}`)")
+
+    def _own_denominator(self, r: RawRel, target: tuple[str, tuple[str, ...], str]) -> Any:
+        """The layer's denominator a row ``\\sigma = ...`` with eps is checked against, where
+        the row is the source's own sigma (:mod:`symnorm.lang.latex_own`), else None."""
+        name = target[0]
+        return own_denominator(
+            name, target[2], meanings=self.env.meanings, graph=self.env.graph,
+            vocab_meaning=self._vocab(name),
+            used_before=bool(self.env.vocab_let(name)) or name in self.env.read_before,
+            writes_eps=self._writes_eps(r.right), self_reference=name in names_in(r.right),
+            pos=r.pos, file=self.file)
 
     def _double_affine(self, written: RawRel) -> None:
         """``\\gamma y`` with the vocabulary's y, which holds gamma already: an error."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_accent import accented_name
+from symnorm.lang.latex_axes import axis_argument, std_error
 from symnorm.lang.latex_brace import BRACES, read_brace
 from symnorm.lang.latex_gloss import GLOSS
 from symnorm.lang.latex_implied_sum import unindexed_sum
@@ -145,10 +146,23 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
                 return "expr", BinOp("/", e, den, pos)
         finally:
             p.closers.pop()
+        if p.at(","):  # csh970605's BN{\gamma,\beta}(x_i): a subscript that lost its _
+            raise p.err("a comma inside a brace group {..., ...}: TeX prints the list in "
+                        "braces as written, which is no expression (a subscript that lost "
+                        "its '_', BN_{\\gamma,\\beta}?)", p.peek(),
+                        "write the subscript with _ (BN_{\\gamma,\\beta}), or separate "
+                        "relations outside the braces")
         p.expect("}", t)
         if isinstance(e, Neg) or isinstance(e, BinOp) and e.op in ("+", "-", "/"):
             raise p.err("braces {...} around a sum or quotient are invisible in LaTeX", t,
                         "use parentheses ( ) or \\left( \\right)")
+        if p.at("^", "_") and not isinstance(e, (Name, Indexed, Num, Call, MatrixEntry)):
+            # {\sum_i x_i}^2, {ab}^2: TeX sets the script after the group's last symbol, so
+            # the rendered formula shows x_i^2 or b^2, not a power of the whole (red team 20)
+            raise p.err("a script on braces {...} around more than one symbol: the braces "
+                        "are invisible in LaTeX, so the script is printed on the last symbol",
+                        t, "use parentheses for a power of the whole (\\left( ... "
+                        "\\right)^2), or put the script on the symbol it belongs to")
         return "expr", e
     if s == "\\|":
         return "norm", p.delimited(t, "\\|")
@@ -455,6 +469,8 @@ def _word_run(p: ExprParser, t: Tok) -> str | None:
                     t, f"define it (`let {word}(y) = ...`), write the product with spaces "
                     "(r \\, \\sqrt{...}), or write the function it means (1/sqrt(...) for "
                     "rsqrt)")
+    if word == "std":  # torch.std divides by N-1, numpy.std by N (latex_axes.py)
+        raise std_error(p, t)
     if word in _WORD_READINGS and after is not None and after.text in ("(", "["):
         said, hint = _WORD_READINGS[word]
         raise p.err(f"{word!r} is written as a word: {said}", t, hint)
@@ -658,7 +674,10 @@ def _statistic(p: ExprParser, name: str, t: Tok) -> Expr:
         arg = p.expr()
     finally:
         p.closers.pop()
-    p.expect("]" if o.text == "[" else ")", o)
+    if p.at(","):  # Mean(X, axes), mean[data, axis]: the axis, checked (latex_axes.py)
+        axis_argument(p, p.text[t.start:o.start].strip(), "]" if o.text == "[" else ")")
+    else:
+        p.expect("]" if o.text == "[" else ")", o)
     pos = p.pos(t)
     grouped = group_statistic(p, name, arg, t)  # GroupNorm: the statistic of i's group
     if grouped is not None:
@@ -917,7 +936,12 @@ def _named(p: ExprParser, name: str, sub: list[str] | None, t: Tok) -> Expr:
             return stat
         return Indexed(name, sub[0], pos)  # type: ignore[return-value]
     entry = _matrix_entry(p, name, sub[0], pos)
-    return entry if entry is not None else Name(f"{name}_{sub[0]}", pos)
+    if entry is not None:
+        return entry
+    full = f"{name}_{sub[0]}"
+    # \sigma_{batch} with `let sigma_batch = sigma`: the alias of a LaTeX-only meaning is
+    # that meaning, as the alias written without a subscript is (_post)
+    return Name(p.aliases.get(full, full), pos)
 
 
 def _matrix_entry(p: ExprParser, name: str, sub: str, pos: Pos) -> Expr | None:
@@ -1370,12 +1394,33 @@ def _derivative(p: ExprParser, t: Tok) -> Expr:
     the derivative's name ``dl_dxhat``)."""
     o = p.next()
     num, num_index, num_power = _partial_operand(p, o)
-    p.expect("}", o)
+    _operand_ends(p, o, num)
     o2 = p.expect("{")
     var, var_index, var_power = _partial_operand(p, o2)
-    p.expect("}", o2)
+    _operand_ends(p, o2, var)
     node: Any = Partial(num, num_index, num_power, var, var_index, var_power, p.pos(t))
     return node  # resolved by the equation reader, like Indexed
+
+
+def _operand_ends(p: ExprParser, o: Tok, name: str) -> None:
+    """The ``}`` after a partial's operand; a factor there (vishal's ``\\partial \\gamma
+    \\hat{x_i}``) makes the derivative by a product, which is named as such."""
+    nxt = p.peek()
+    if nxt is not None and nxt.text != "}" and (_letter(nxt) or nxt.text in GREEK
+                                                 or nxt.text in ACCENTS or nxt.text in BOLD):
+        a = p.i
+        while a > 0 and p.toks[a - 1] is not o:
+            a -= 1
+        b, depth = p.i, 0
+        while b < len(p.toks) and (depth or p.toks[b].text != "}"):
+            depth += {"{": 1, "}": -1}.get(p.toks[b].text, 0)
+            b += 1
+        shown = " ".join(p.span(a, b).split())
+        raise p.err(f"{{{shown}}}: a partial by (or of) a product ({name} times what follows "
+                    "it, an intermediate named by its formula) is not read", nxt, "name the intermediate in a symnorm block (let z = ...) "
+                    "and write \\frac{\\partial C}{\\partial z}, or differentiate by one "
+                    "name")
+    p.expect("}", o)
 
 
 def _inline_partial(p: ExprParser, t: Tok) -> Expr:
@@ -1457,7 +1502,8 @@ def _operand_name(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
     index = sub[0] if sub is not None and sub[0] in INDEX_LETTERS else None
     name = base if sub is None or index is not None else f"{base}_{sub[0]}"
     power = int(sup.value) if isinstance(sup, Num) else None
-    return name, index, power
+    # \partial\sigma^2_\phi with `let sigma_phi = sigma`: the vocabulary's node
+    return p.aliases.get(name, name), index, power
 
 
 def _sum(p: ExprParser) -> IndexSum:
@@ -1516,6 +1562,13 @@ def _sum(p: ExprParser) -> IndexSum:
                 lower_bound = int(lo.text)
         else:
             upper = (k, _upper_bound(p, k, braced))
+        if braced and s.text == "_" and index is not None and p.peek() is not None \
+                and _letter(p.peek()):  # type: ignore[arg-type]
+            two = index + p.peek().text  # type: ignore[union-attr]
+            raise p.err(f"\\sum_{{{two}}}: a sum over two indices {index} and "
+                        f"{p.peek().text} (a double sum over the entries of a data matrix) "  # type: ignore[union-attr]
+                        "is not read", k, "write the sum for one vector of the layer, "
+                        "with one index (\\sum_{i=1}^d)")
         if braced:
             p.expect("}", o)
     if index is None and not seen:  # \sum x^2, \sum {o_k^2}: latex_implied_sum.py

@@ -150,8 +150,10 @@ def latex_env(scope: Scope) -> LatexEnv:
                                "so this equation could mean either: two readings")
             hints[name] = (f"in equation {label}, write the relation for {name} on a row of "
                            "its own before the equation that uses it (then it is a claim "
-                           "about the vocabulary's meaning and defines nothing), or give the "
-                           "source's quantity another name there")
+                           "about the vocabulary's meaning, or, for a standard deviation "
+                           "with eps, the source's own for the rest of the document, checked "
+                           "to be the layer's denominator), or give the source's quantity "
+                           "another name there")
             continue
         given = f"{name} means {let.stmt.body} ({where}, line {line})"
         conflicts[name] = (f"{given}, but the vocabularies of this block ({uses}) give it "

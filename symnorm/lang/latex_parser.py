@@ -31,6 +31,7 @@ from fractions import Fraction
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_atoms import parse_factor
+from symnorm.lang.latex_axes import at_method, method_call
 from symnorm.lang.latex_brace import BraceClaim
 from symnorm.lang.latex_tokens import (
     DEFINERS,
@@ -622,7 +623,10 @@ class ExprParser:
         t = self.peek()
         if t is None:
             raise self.err("equation ended, expected a factor")
-        return parse_factor(self, t)
+        node = parse_factor(self, t)
+        if at_method(self):  # x.mean(), x.var(ddof=0): latex_axes.py
+            node = method_call(self, node, t)
+        return node
 
     def number(self, single: bool = False) -> Num:
         """A literal; ``single`` takes one digit, as in ``x^23`` or ``\\frac12``."""

@@ -95,7 +95,8 @@ def read_entry_partial(r: Any, pt: Partial) -> object | None:
                        f"L/\\partial {pt.var}_{{{pt.var_index}}}): the partial of another "
                        "quantity by an entry of a data matrix may cross its vectors", pos,
                        file, hint)
-        return DataPartial(f"d{pt.num}/d{pt.var}", a, b, pos,
+        name = f"d{pt.var}" if pt.num == LOSS else f"d{pt.num}/d{pt.var}"  # dy_{ij} as written
+        return DataPartial(name, a, b, pos,
                            reading=lambda v: r._partial(replace(pt, var_index=v)))
     if _two(pt.num_index) and not _two(pt.var_index):
         fixed = pt.var_index

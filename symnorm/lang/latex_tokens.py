@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_gloss import GLOSS, strip_glosses
+from symnorm.lang.latex_mathtype import unwrap_editor_latex
 
 __all__ = [
     "ACCENTS",
@@ -307,7 +308,8 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
     if envs:
         raise fail(f"\\begin{{{envs[-1][0]}}} is never closed", envs[-1][1],
                    f"end it with \\end{{{envs[-1][0]}}}")
-    toks = _accent_subscripts(_unbox(strip_glosses(toks, text, fail), fail))
+    toks = _accent_subscripts(unwrap_editor_latex(
+        _unbox(strip_glosses(toks, text, fail), fail), fail))
     if not toks:
         raise fail("empty LaTeX equation", 0)
     return toks

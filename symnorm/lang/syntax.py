@@ -205,6 +205,9 @@ class Let:
     #: a map written with an arrow (``x \\rightarrow LN(x) = ...``): the definitions its
     #: body uses that depend on the map's variable are of the argument (its statistics)
     of_argument: bool = field(default=False, compare=False)
+    #: a LaTeX row that gives a vocabulary name the source's own meaning (sigma with eps,
+    #: symnorm/lang/latex_own.py): the document's definition, as a symnorm block's let
+    own_meaning: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

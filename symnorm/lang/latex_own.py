@@ -1,0 +1,77 @@
+r"""A row that gives a vocabulary's standard deviation the source's own meaning, with eps.
+
+Sources that write ``\sigma`` in the layer's formula often define it first, on a row of its
+own, with eps under the root (the allo compiler's AIE kernel README:
+``\sigma = \sqrt{\frac1d\sum_i (x_i-\mu)^2 + \epsilon}``, then
+``\mathrm{LayerNorm}(x) = \gamma\cdot\frac{x-\mu}{\sigma}``).  The vocabulary's ``\sigma`` is
+the standard deviation without eps, so read as a claim about it that row is false, and the
+next row, read with the vocabulary's sigma, is false too, although the source is right.
+
+Such a row is read as what the source says it is: the document's own definition of the name
+for the rest of the document (as ``let sigma = ...`` in a symnorm block would be), and, so
+that its right side is still checked, the claim that it is the layer's denominator
+(the vocabulary's ``\hat\sigma``, ``sqrt(v + eps)`` with use layernorm).  Only where that
+reading has one meaning:
+
+* the name is one of the vocabulary's eps-free standard deviations (:data:`STD_NAMES`) and
+  still has the vocabulary's meaning (neither the document nor an earlier equation defined
+  or used it: an earlier use read it without eps, and the order of equations must not decide);
+* the block's layer is the default map (eps inside the root, the biased variance), whose
+  denominator the vocabulary names;
+* the right side depends on eps, and does not write the name itself.
+
+A row without eps stays a claim about the vocabulary's meaning (docs/latex.md).
+"""
+
+from __future__ import annotations
+
+from symnorm.errors import SourceError
+from symnorm.lang.syntax import Expr, Pos
+
+__all__ = ["STD_NAMES", "own_denominator", "own_note"]
+
+#: the vocabularies' standard deviations without eps (batchnorm's Ioffe-Szegedy sigma_B and
+#: PaddlePaddle's sigma_beta beside the plain sigma)
+STD_NAMES = frozenset({"sigma", "sigma_B", "sigma_beta"})
+#: the vocabularies' name of the layer's denominator, the standard deviation with eps
+DENOMINATOR = "sigmahat"
+
+
+def own_denominator(name: str, kind: str, *, meanings: dict[str, Expr], graph: object,
+                    vocab_meaning: bool, used_before: bool, writes_eps: bool,
+                    self_reference: bool, pos: Pos, file: str) -> Expr | None:
+    """The layer's denominator to check a row ``name = ...`` against, when the row is the
+    source's own definition of ``name`` with eps; None when it is not (the row is read as
+    before).  ``vocab_meaning``: the name still has its vocabulary meaning; ``used_before``:
+    an earlier equation of the document read it with that meaning."""
+    if name not in STD_NAMES or kind not in ("plain", "squared") or not writes_eps \
+            or name not in meanings or DENOMINATOR not in meanings:
+        return None
+    if graph is None or isinstance(graph, str):
+        return None  # eps outside the root, an unbiased variance: no named denominator
+    shown = "\\" + name.replace("_", "_{", 1) + "}" if "_" in name else "\\" + name
+    if used_before:
+        raise SourceError(
+            f"{shown} is defined here with eps, but an earlier equation read {name} as the "
+            f"vocabulary's {meanings[name]}, without eps: the equations before could use "
+            "either, two readings, so the row is not read", file, pos.line, pos.col,
+            f"put this row before the first equation that writes {shown}, or give the "
+            "source's quantity another name")
+    if self_reference:
+        raise SourceError(
+            f"{shown} on both sides of a row with eps: the source's own {name} defined "
+            f"through the vocabulary's (whose {name} has no eps), or a claim about the "
+            f"vocabulary's {name}, two readings, so the row is not read", file, pos.line,
+            pos.col, "write the variance out (\\sigma = \\sqrt{\\frac{1}{d}\\sum_i "
+            "(x_i - \\mu)^2 + \\epsilon}) or use \\mathrm{Var}[x]")
+    if not vocab_meaning:
+        return None
+    return meanings[DENOMINATOR]
+
+
+def own_note(name: str, denominator: Expr) -> str:
+    """The note on the claim such a row makes."""
+    return (f"{name} is written with eps on a row of its own: read as the source's own "
+            f"{name} for the rest of the document (the vocabulary's {name} has no eps), and "
+            f"checked to be the layer's denominator {denominator}")
+
