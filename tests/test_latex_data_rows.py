@@ -143,12 +143,12 @@ REFUSED = [
      ("beta_i: under layernorm the scalar beta is one parameter shared by every sample",)),
     (LN + "\nlet g = gamma", r"Y_{ij} = g_i \frac{X_{ij}-\mu_i}{\sqrt{\sigma_i^2+\epsilon}} + \beta",
      ("shared by every sample",)),
-    # derivatives by a data matrix's entries are not read; the message says so (red team 19:
-    # it said X_ik was neither declared nor defined)
+    # a Jacobian entry across the data matrix is not read; the message says so (red team 19:
+    # it said X_ik was neither declared nor defined); the loss's partial by an entry is read
+    # (tests/test_latex_row_partials.py)
     (LN, r"\frac{\partial \hat X_{ij}}{\partial X_{ik}} = 0",
-     ("a partial by X_{ik}, an entry of a data matrix", "not read")),
-    (LN + "\nvector dl_dy", r"\frac{\partial l}{\partial y_{i,j}} = 0",
-     ("a partial by y_{ij}, an entry of a data matrix",)),
+     ("a partial by X_{ik}, an entry of a data matrix", "not read",
+      "an entry of a Jacobian across the data matrix")),
     # a statistic subscripted by the index that is summed
     (LN, r"\mu_j = \frac{1}{F}\sum_j X_{ij}",
      ("says in two ways", "the sum over j makes it j", "mu_j, the scalar mu at the fixed "

@@ -17,9 +17,10 @@ M = len(_X)
 
 #: refused entries, by the construct their first error names
 REFUSED = {
-    # x'_i is the name xprime (primes are read); its gamma is per channel, a scalar over one
-    # channel's batch, so \odot gamma is a shape error
-    "pyg.batchnorm": "hadamard() takes column vectors, not a scalar",
+    # x'_i is the name xprime (primes are read) and \odot gamma is batchnorm's per-feature gain
+    # times the vector (latex_odot.py), but the entry x'_i is set to the whole vector x's
+    # normalization: which entries it equals is not said
+    "pyg.batchnorm": "the entry xprime_i is defined as a vector",
     # the words are read (mean: mu, variance, scale: gamma); B is the document's own scalar,
     # not the vocabulary's beta, so y = ... with it is refused (it would be refuted)
     "onnx.instancenorm": "uses B, declared by the document",

@@ -36,13 +36,9 @@ REFUSED = {
     # DirectML's optional activation, a function it does not define (its Output, Input,
     # Mean are read as the words output, input, mean)
     "directml.mvn": "unknown function FusedActivation",
-    # \gamma \odot \hat X with the scalar gamma of use batchnorm
-    "yeh.layer": "hadamard() takes column vectors, not a scalar",
     # \boxed{ ... } spanning lines is one equation (its lines are read together); inside,
     # \odot before a bracket the product continues into
     "yeh.dx": "ambiguous operand of \\odot: a product continues with '['",
-    # two-index entries of the data matrix (x_{ij}, h_{kl}) and its hat
-    "yeh.dxhat": "a partial by xhat_{ij}, an entry of a data matrix",
     # an equation's own definition of a declared name
     "yeh.R": "y = ... uses R, declared by the document",
     # \frac{\partial}{\partial R} applied to an expression
@@ -65,7 +61,6 @@ REFUSED = {
     "thorey.dhhat": "\\delta_{jl}: delta is not a name the document declares",
     "thorey.dgamma": "\\sum_{kl}: a sum over two indices k and l",
     "thorey.dbeta": "\\sum_{kl}: a sum over two indices k and l",
-    "thorey.dx.result": "dL/dh_ij: a partial by h_{ij}, an entry of a data matrix",
     # \partial \hat x_i / \partial x_i: the diagonal entry or the graph partial, both checked
     # (latex_same_index.py): true as the graph partial, false as the diagonal, so an error
     # naming both (costa.dx.paths and vishal.dx.paths, the chain rule over the graph, read it
@@ -110,9 +105,13 @@ def test_corpus6_size_and_acceptance() -> None:
     # then 28 with his data matrix h_{pl} read one feature's batch at a time (latex_rows.py:
     # his entrywise h-hat and the variance proved); then 31 with the same index on both
     # sides of a partial read both ways (costa.dx.paths and vishal.dx.paths, the chain rule
-    # over the graph, and vishal.dxhat proved)
+    # over the graph, and vishal.dxhat proved); then 32 with \gamma \odot \hat X, batchnorm's
+    # per-feature gain times the vector (yeh.layer proved; latex_odot.py); then 33 with
+    # partials by data-matrix entries read one feature at a time (yeh.dxhat: dJ/dx-hat_{ij};
+    # latex_row_partials.py); then 34 with the entries of the same vector summed over a
+    # third letter (thorey.dx.result: \sum_k dL/dy_{kj} beside dL/dh_{ij}, latex_rows.py)
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 56 and accepted == 31 and accepted - len(DEFINED_ONLY) == 31
+    assert len(CORPUS) == 56 and accepted == 34 and accepted - len(DEFINED_ONLY) == 34
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:
@@ -311,6 +310,16 @@ def _thorey_dx() -> bool:
     return _same(want, gh)
 
 
+def _thorey_dx_plus() -> bool:
+    """Thorey's input gradient with (h_kj + mu_j) in the last sum: false."""
+    gh, _, _ = _bn_matrix_grads()
+    mu, var = _H.mean(axis=0), _H.var(axis=0)
+    want = (1 / M * _GH * (var + EPS) ** -0.5
+            * (M * _DYH - _DYH.sum(axis=0) - (_H - mu) * (var + EPS) ** -1
+               * np.sum(_DYH * (_H + mu), axis=0)))
+    return _same(want, gh)
+
+
 def _costa_dmu() -> bool:
     """The third line keeps (sum_i x_i) - mu_B, which is not 0: it differs from the others."""
     total = _dl_dmu()
@@ -447,6 +456,15 @@ VARIANTS = {
     "zq.mean": (r"\frac{1}{N}", r"\frac{2}{N}", lambda: _same(
         np.mean(_X ** 2), 2 * sum(_X[i] ** 2 for i in range(M)) / M)),
     "yeh.y": (r"+ \beta", r"- \beta", lambda: _same(GAMMA * _XH - BETA, _bn_affine())),
+    # \gamma \odot \hat X: batchnorm's per-feature gain (latex_odot.py)
+    "yeh.layer": (r"\odot \hat{X} + \beta", r"\odot \hat{X} - \beta", lambda: _same(
+        GAMMA * _XH - BETA, _bn_affine())),
+    # the input gradient by entries, its sums over k of the same feature's entries
+    "thorey.dx.result": (r"(h_{kj}-\mu_j)", r"(h_{kj}+\mu_j)", lambda: _thorey_dx_plus()),
+    # dJ/dx-hat_{ij} read one feature at a time (latex_row_partials.py)
+    "yeh.dxhat": (r"{\partial y_{ij}} \cdot \gamma_j", r"{\partial y_{ij}} \cdot \beta_j",
+                  lambda: _same(_grad(lambda xh: float(_DY @ (GAMMA * xh + BETA)), _XH),
+                                _DY * BETA)),
     "costa.xhat": (r"\sigma^2_B + \epsilon", r"\sigma^2_B - \epsilon", lambda: _same(
         (_X - _MU) / np.sqrt(_VAR - EPS), _bn(_X))),
     "costa.dvar": (r"(-\frac{1}{2})", r"(-\frac{3}{2})", lambda: _same(

@@ -220,13 +220,14 @@ def test_hatted_estimates_are_shown() -> None:
     assert "let sigmahat = sqrt(v + eps)" in got, got
 
 
-def test_d2l_batchnorm_per_feature_gain_is_refused() -> None:
-    """d2l's gamma is per feature; over one channel's batch it is a scalar."""
+def test_d2l_batchnorm_per_feature_gain_is_the_scalar_product() -> None:
+    """d2l's gamma is per feature; over one channel's batch it is a scalar, so its \\odot is
+    the scalar times the vector (symnorm/lang/latex_odot.py, tests/test_latex_odot_scalar.py)."""
     got = rows(BN, r"\mathrm{BN}(\mathbf{x}) = \boldsymbol{\gamma} \odot \frac{\mathbf{x} - "
                    r"\hat{\boldsymbol{\mu}}_\mathcal{B}}{\hat{\boldsymbol{\sigma}}_\mathcal{B}} + "
                    r"\boldsymbol{\beta}")
-    assert any(s == "error" and "hadamard() takes column vectors, not a scalar" in m
-               for s, _, m in got), got
+    assert ("proved", "y == gamma * (x - muhat_B * ones) / sigmahat_B + beta * ones", "") \
+        in got, got
 
 
 def test_d2l_layer_norm_without_the_arrow_is_the_output() -> None:

@@ -24,6 +24,7 @@ from symnorm.lang.latex_groups import reading_for
 from symnorm.lang.latex_axes import axes_reading
 from symnorm.lang.latex_channel import channel_reading
 from symnorm.lang.latex_gain import gain_product
+from symnorm.lang.latex_odot import is_marked, read_odot
 from symnorm.lang.latex_operator import OPERATOR, resolve_operator
 from symnorm.lang.latex_index import (
     LOSS,
@@ -51,7 +52,7 @@ from symnorm.lang.latex_output import (
 )
 from symnorm.lang.latex_output import product_factors as product_factors_all
 from symnorm.lang.latex_matrix import lower_entries, needs_matrix
-from symnorm.lang.latex_rows import read_data_rows
+from symnorm.lang.latex_rows import ScalarAt, read_data_rows
 from symnorm.lang.latex_own import own_denominator, own_note
 from symnorm.lang.latex_layout import gradient_layout
 from symnorm.lang.latex_parser import ExprParser, RawRel
@@ -878,6 +879,7 @@ class _Equation:
                            "symnorm block")
         for r, rel in pending:
             self._foreign_symbols(as_written.get(id(r), r), rel)
+            self._two_upstreams(rel)
         lets = self._ordered_lets()
         pending = [(r, gradient_layout(self._broadcast_rel(Relation(
             rel.op, self._calls(rel.left), self._calls(rel.right), rel.pos)),
@@ -935,6 +937,12 @@ class _Equation:
                              notes=(self._own_notes[id(r)],) if id(r) in self._own_notes
                              else ()))
         return out
+
+    def _two_upstreams(self, rel: Relation) -> None:
+        """dL_dy beside dy (both declared): one gradient or two vectors (latex_row_partials)."""
+        from symnorm.lang.latex_row_partials import two_upstreams
+        sides, _ = self._expand_here(BinOp("+", rel.left, rel.right, rel.pos), "")
+        two_upstreams(self, names_in(sides) | (self.env.reaches(sides) or set()), rel.pos)
 
     def _refuse_scalar_entries(self, r: RawRel) -> None:
         """``a_i``, ``\\sigma_i``, ``\\gamma_i`` of a scalar: an error.  Read as the scalar,
@@ -1243,6 +1251,9 @@ class _Equation:
         if isinstance(e, Transpose):
             return Transpose(self._broadcast(e.operand, params), e.pos)
         if isinstance(e, Call):
+            if is_marked(e):  # \gamma \odot \hat x: batchnorm's per-feature gain (latex_odot)
+                return read_odot(self, self._broadcast(e.args[0], params),
+                                 self._broadcast(e.args[1], params), e.pos, params)
             if e.func == REDUCE_MEAN:
                 e = reduce_mean(e, self._shape(_square_base(e.args[0]), params), self.file)
             if e.func == SUM_SCALED:
@@ -1441,24 +1452,32 @@ class _Equation:
         if (pt.upright or pt.slash) and not self._of_the_loss(pt):
             self._refuse_upright(pt)
         try:
-            return self._read_partial(pt)
+            from symnorm.lang.latex_row_partials import read_entry_partial
+            entry = read_entry_partial(self, pt)  # \partial L/\partial y_{ij} (a data matrix)
+            got = entry if entry is not None else self._read_partial(pt)
         except SourceError as exc:
-            if pt.nabla:  # \nabla_{g} L as printed: the error names it so
-                loss = f"\\partial {LOSS}/\\partial {pt.var}"
-                msg = exc.message.replace(loss, f"\\nabla_{{{pt.var}}}").replace(
-                    f"\\partial {pt.num}/\\partial {pt.var}",
-                    f"\\nabla_{{{pt.var}}} {pt.num}").replace(LOSS, "the loss")
-                raise SourceError(msg, exc.file, exc.line, exc.column,
-                                  exc.hint.replace(LOSS, "L")) from None
-            if pt.slash or pt.upright:  # dE/dX, \\frac{dE}{dX} as printed: errors say so
-                raise SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
-                                  exc.column, exc.hint) from None
-            if not pt.differential:
-                raise
-            written = f"\\partial {LOSS}/\\partial "
-            raise SourceError(exc.message.replace(written, "d").replace(
-                f"the loss {LOSS}", "the loss").replace(LOSS, "the loss"), exc.file, exc.line,
-                exc.column, exc.hint.replace(LOSS, "L")) from None
+            raise self._as_written(pt, exc) from None
+        if isinstance(got, ScalarAt) and got.error is not None:  # raised later, as written
+            got = replace(got, error=self._as_written(pt, got.error))
+        return got
+
+    def _as_written(self, pt: Partial, exc: SourceError) -> SourceError:
+        """``exc`` naming the derivative as the source wrote it (``d xhat``, ``\nabla_{g}``)."""
+        if pt.nabla:  # \nabla_{g} L as printed: the error names it so
+            loss = f"\\partial {LOSS}/\\partial {pt.var}"
+            msg = exc.message.replace(loss, f"\\nabla_{{{pt.var}}}").replace(
+                f"\\partial {pt.num}/\\partial {pt.var}",
+                f"\\nabla_{{{pt.var}}} {pt.num}").replace(LOSS, "the loss")
+            return SourceError(msg, exc.file, exc.line, exc.column, exc.hint.replace(LOSS, "L"))
+        if pt.slash or pt.upright:  # dE/dX, \\frac{dE}{dX} as printed: errors say so
+            return SourceError(exc.message.replace("\\partial ", "d"), exc.file, exc.line,
+                               exc.column, exc.hint)
+        if not pt.differential:
+            return exc
+        written = f"\\partial {LOSS}/\\partial "
+        return SourceError(exc.message.replace(written, "d").replace(
+            f"the loss {LOSS}", "the loss").replace(LOSS, "the loss"), exc.file, exc.line,
+            exc.column, exc.hint.replace(LOSS, "L"))
 
     def _of_the_loss(self, pt: Partial) -> bool:
         """Whether the numerator of ``pt`` is the loss: a plain name the document neither
@@ -1628,12 +1647,16 @@ class _Equation:
             if var_kind == "scalar" and pt.var in self.env.affine:
                 # d\gamma_i with the scalar gamma: a per-element parameter needs the option,
                 # which a `use` line gives its own block only
-                raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: an entry "
+                err = _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: an entry "
                            f"of {pt.var}, which is a scalar in this block", pos, self.file,
                            f"for per-element parameters write `document use "
                            f"...(affine=elementwise)` (use layernorm, use rmsnorm) before the "
                            f"equation's block, or \\frac{{\\partial {pt.num}}}{{\\partial "
                            f"{pt.var}}} for the scalar's derivative")
+                # beside a data matrix's entries: the scalar of the vector j names
+                from symnorm.lang.latex_row_partials import scalar_at_fixed
+                return scalar_at_fixed(self, pt, err, self._entries(
+                    replace(pt, var_index=None), jac, num_shape, var_kind, gradient))
             if var_kind != "vector" or num_shape != "scalar":
                 raise _err(f"\\partial {pt.num}/\\partial {pt.var}_{pt.var_index}: a column "
                            "of a Jacobian", pos, self.file, f"write \\frac{{\\partial "
@@ -1729,6 +1752,9 @@ class _Equation:
         if name == "x":
             return self.output() is not None and self.env.kind("x") == "vector" \
                 and "x" not in self.lets
+        if self.kind(name) == "vector":  # CS182's dy_{i,j}: the gradients by the vectors
+            from symnorm.lang.latex_row_partials import gradient_row
+            return gradient_row(self, name)
         return self.kind(name) == "let" and self._shape(Name(name, Pos(1, 1)), set()) == "column"
 
     def _matrix_of(self, e: MatrixEntry) -> Expr:
@@ -1876,6 +1902,21 @@ class _Equation:
             left = BinOp("*", left, Name("ones", r.pos), r.pos)
         return Relation(r.op if r.op not in DEFINERS else "==", left, right, r.pos)
 
+    def _entry_of_vector(self, r: RawRel, name: str, body: Expr,
+                         params: tuple[str, ...]) -> None:
+        """``z_i = \\hat x`` (PyG's ``\\mathbf x'_i = \\frac{\\mathbf x - ..}{..}``): an entry
+        defined as a whole vector has no reading (i could index the vector's entries or the
+        rows of a data matrix); an error here rather than the product ``vector * ones``."""
+        try:
+            shape = self._shape(self._broadcast(self._calls(body), set(params)), set(params))
+        except SourceError:
+            return  # the shape check of the claim reports it
+        if shape == "column":
+            raise _err(f"{name}_i = ...: the entry {name}_i is defined as a vector (its right "
+                       "side has no indexed entry), so which entries it equals is not said",
+                       r.pos, self.file, f"write {name} = ... for the vector, or index the "
+                       "right side's entries (x_i)")
+
     def _define(self, r: RawRel, target: tuple[str, tuple[str, ...], str] | None, *,
                 vocabulary_name: bool = False) -> None:
         if target is None:
@@ -1892,6 +1933,7 @@ class _Equation:
         free = [r.left.index] if isinstance(r.left, Indexed) else []
         body, vec = lower(r.right, None, self.file, free, self.env.dimension)
         if kind == "indexed" and not vec:
+            self._entry_of_vector(r, name, body, params)
             body = BinOp("*", body, Name("ones", r.pos), r.pos)
         elif kind != "indexed" and vec and not (kind == "plain" and len(set(free)) == 1):
             raise _err(f"the right side has a free index but {name} has none", r.pos,

@@ -877,6 +877,11 @@ def _differential(p: ExprParser, t: Tok) -> Expr:
         raise p.err(f"d{base}: in differential notation the quantity may carry only a digit "
                     "exponent (d\\sigma^2) or a transpose (dy^\\top)", start or t,
                     "name the power")
+    two = "".join(sub) if sub is not None and all(len(s) == 1 for s in sub) else ""
+    if len(two) == 2 and data_letters_ok(two, p.defined) and p.data_row(base) \
+            and sup is None:
+        # CS182's dy_{i,j}: the adjoint of an entry of a data matrix (latex_row_partials.py)
+        return Partial(LOSS, None, None, base, two, None, p.pos(t), differential=True)
     if sub is not None and len(sub) != 1:
         raise p.err(f"comma in the subscript of d{base}", start or t)
     index = sub[0] if sub is not None and (sub[0] in INDEX_LETTERS
@@ -1435,6 +1440,9 @@ def _inline_partial(p: ExprParser, t: Tok) -> Expr:
     if d is None or d.text != "\\partial":
         raise p.err("\\partial (..) / must be followed by \\partial and the variable", t)
     var, var_index, var_power = _partial_operand(p, d)
+    if var_index is not None and len(var_index) == 2:
+        msg, hint = entry_partial(var, var_index)
+        raise p.err(msg, d, hint)
     if var_index is None or var_power is not None:
         raise p.err(f"\\partial (..) / \\partial {var}: the inline form differentiates by an "
                     "entry of a variable (\\partial x_i)", d)
@@ -1485,10 +1493,10 @@ def _operand_name(p: ExprParser, o: Tok) -> tuple[str, str | None, int | None]:
                     "document's layer letter (y_i^l, after `layer l`)", o)
     two = "".join(sub) if sub is not None and all(len(s) == 1 for s in sub) else ""
     if len(two) == 2 and data_letters_ok(two, p.defined) and p.data_row(base):
-        # \partial \hat X_{ij}, \partial y_{i,j}: red team 19 saw "X_ik is neither declared
-        # nor defined" although `let X = x` defines X
-        msg, hint = entry_partial(base, two)
-        raise p.err(msg, o, hint)
+        # \partial \hat X_{ij}, \partial y_{i,j}: an entry of a data matrix, its two letters
+        # kept as the index (read one vector at a time, latex_row_partials.py)
+        power = int(sup.value) if isinstance(sup, Num) else None
+        return base, two, power
     if sub is not None and len(sub) != 1:
         raise p.err(f"comma in the subscript of {base}", o)
     index = sub[0] if sub is not None and sub[0] in INDEX_LETTERS else None

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from symnorm.errors import SourceError
+from symnorm.lang.latex_odot import mark
 from symnorm.lang.syntax import (
     BinOp,
     Call,
@@ -261,7 +262,8 @@ def lower(e: object, bound: str | None, file: str,
             if lv != rv:
                 raise _err("\\odot between an indexed entry and a vector", e.pos, file,
                            "write both factors as vectors (g \\odot x) or as entries (g_i x_i)")
-            return _entrywise(left, right, dim, "\\odot", e.pos, file), lv
+            product = _entrywise(left, right, dim, "\\odot", e.pos, file)
+            return mark(*product.args, e.pos), lv  # type: ignore[attr-defined]
         if lv and rv and e.op in ("*", "@"):
             return _entrywise(left, right, dim, "a product of two entries", e.pos, file), True
         if lv and rv:
