@@ -77,7 +77,8 @@ NCNN_MVN = "use layernorm(affine=none, eps_inside=0)"
 COOL = "use batchnorm(eps=0)\nlet N_i = d\nlet w = gamma"
 COOL_G = "use batchnorm(eps=0)\nlet N_i = d\nlet w = gamma\nvector dL_dy"
 CS182 = "use batchnorm\nlet N = d"
-CS182_G = "use batchnorm\nlet N = d\nvector dL_dy, dy"
+# the notes write dy for the upstream gradient dL/dy: one declared vector (dy), not two
+CS182_G = "use batchnorm\nlet N = d\nvector dy"
 
 CORPUS: list[tuple[str, str, str, str, bool]] = [
     # --- allo's AIE kernel README: sigma holds eps (the source's own sigma), gain only --------

@@ -61,12 +61,8 @@ REFUSED = {
     # after MathType's braces are read (latex_mathtype.py): y_{c,i} with w_c, a row of a
     # data matrix along the channel c
     "coolgpu.y": "y_ci: the rows of a data matrix are its samples",
-    # the partials by data-matrix entries are read (latex_row_partials.py), but the preamble
-    # declares both dL_dy and dy, two independent vectors for the one gradient the notation
-    # means (with `vector dy` alone all three are proved: tests/test_latex_row_partials.py)
-    "cs182.dbeta": "dL_dy and dy are both declared upstream gradients of y",
-    "cs182.dgamma": "dL_dy and dy are both declared upstream gradients of y",
-    "cs182.dxhat": "dL_dy and dy are both declared upstream gradients of y",
+    # (cs182.dbeta, dgamma, dxhat: the partials by data-matrix entries are read,
+    # latex_row_partials.py, with the notes' one upstream gradient declared, `vector dy`)
     # MathType's \mathop \sum \limits and its braces are read (latex_mathtype.py); what
     # stops these is the upper bound N_i (a subscripted name, `let N_i = d`) and the partial
     # by an entry of the data matrix (y_{c,i}, x_{c,i})
@@ -127,9 +123,10 @@ def test_corpus7_size_and_acceptance() -> None:
     # TensorRT-RTX's Mean(X, axes) with `let axes = -1`, Gluon's LayerNorm mean[data, axis]
     # with `let axis = -1`, AllenNLP's std with `let std = sqrt(v)`; none of the 4 false
     # entries was accepted.  Then 15 with CS182's x-hat by sigma^2_j, a partial of a
-    # data-matrix entry read one feature at a time (latex_row_partials.py)
+    # data-matrix entry read one feature at a time (latex_row_partials.py); 18 with CS182's
+    # dbeta, dgamma, dxhat once the preamble declares the notes' one upstream gradient dy
     accepted = len(CORPUS) - len(REFUSED)
-    assert len(CORPUS) == 45 and accepted == 15 and not WRONG_VERDICT
+    assert len(CORPUS) == 45 and accepted == 18 and not WRONG_VERDICT
 
 
 def test_no_entry_repeats_an_earlier_corpus() -> None:
@@ -337,6 +334,13 @@ VARIANTS = {
     "cs182.dxhat.dvar": ("^{-3/2}", "^{-1/2}", lambda: _same(
         _d(lambda v: (_X - _MU) / np.sqrt(v + EPS), _VAR),
         (_X - _MU) * -0.5 * (_VAR + EPS) ** -0.5)),
+    # the gradients by the parameters and by x-hat, with the notes' dy
+    "cs182.dbeta": (r"= \sum_{i=1}^N dy_{i,j}", r"= 2\sum_{i=1}^N dy_{i,j}", lambda: _same(
+        _bn_grads()[2], 2 * np.sum(_DY))),
+    "cs182.dgamma": (r"dy_{i,j} \cdot \hat{x}_{i,j}", r"dy_{i,j} \cdot x_{i,j}", lambda: _same(
+        _bn_grads()[1], np.sum(_DY * _X))),
+    "cs182.dxhat": (r"dy_{i,j} \cdot \gamma_j", r"dy_{i,j} \cdot 2\gamma_j", lambda: _same(
+        _grad(lambda xh: float(_DY @ (GAMMA * xh + BETA)), _XH), 2 * GAMMA * _DY)),
 }
 
 
