@@ -25,10 +25,12 @@ A row without eps stays a claim about the vocabulary's meaning (docs/latex.md).
 
 from __future__ import annotations
 
+from typing import Any
+
 from symnorm.errors import SourceError
 from symnorm.lang.syntax import Expr, Pos
 
-__all__ = ["STD_NAMES", "own_denominator", "own_note"]
+__all__ = ["STD_NAMES", "own_denominator", "own_node_error", "own_note"]
 
 #: the vocabularies' standard deviations without eps (batchnorm's Ioffe-Szegedy sigma_B and
 #: PaddlePaddle's sigma_beta beside the plain sigma)
@@ -75,3 +77,33 @@ def own_note(name: str, denominator: Expr) -> str:
             f"{name} for the rest of the document (the vocabulary's {name} has no eps), and "
             f"checked to be the layer's denominator {denominator}")
 
+
+
+def own_node_error(r: object, p: object, what: str, node: str, why: str) -> Exception | None:
+    r"""The refusal of a partial by ``node`` (``\sigma^2``) where the document defines the
+    name itself (the source's own sigma with eps, or a ``let``) while the block's vocabulary
+    has a computation graph with a node of that name: the partial is not along that graph,
+    and the refusal says so (red team 20: after an own-sigma row, ``\partial\ell/\partial
+    \sigma^2`` was refused as "y does not depend on sigma^2", which is untrue of the source).
+    ``why`` says what then fails (the upstream gradient's quantity is the vocabulary's).
+    None where the name is no node of the vocabulary's graph (the caller's message stands)."""
+    from .latex import _err
+    from .latex_graph import Graph, node_key
+    env: Any = getattr(r, "env")
+    graph, output = env.graph, env.output
+    var, power = getattr(p, "var"), getattr(p, "var_power")
+    if not isinstance(graph, Graph) or output is None or env.definition(var) is None \
+            or var not in env.meanings:
+        return None
+    key = node_key(graph, output, var, power)
+    if key is None:
+        return None
+    named = getattr(p, "named")
+    return _err(f"{what}: {var} here is the document's own definition ({var} = "
+                f"{env.definition(var)}), not the "
+                f"vocabulary's {var} ({env.meanings[var]}), so {node} is no node of the "
+                f"vocabulary's computation graph ({graph.latex()}), and {why}: this partial "
+                "has no value here", getattr(p, "pos"), getattr(r, "file"),
+                f"define the derivative yourself (`let {named} = ...` before the equation), "
+                f"or drop the document's definition of {var} (then {node} is the "
+                "vocabulary's node)")
