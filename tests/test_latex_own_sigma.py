@@ -111,10 +111,22 @@ def test_a_where_clause_is_unchanged() -> None:
     assert claims("use layernorm", eq) == ["proved"]
 
 
-def test_a_chain_stays_a_claim_about_the_vocabulary_sigma() -> None:
-    # sigma = A = B: a link of a chain is never the source's definition
+def test_a_chain_that_defines_sigma_with_eps_has_two_readings() -> None:
+    # sigma = A = B (red team 20, d24): alone the row is the source's own sigma; as a link it
+    # was read as a claim about the vocabulary's sigma and refuted, although the source's
+    # chain is true in its own reading: both readings, so an error naming them
     chain = SIGMA_ROW + r" = \sqrt{\mathrm{Var}[x] + \epsilon}"
-    assert claims("use layernorm", chain)[0] == "refuted"
+    assert np.isclose(np.sqrt(X.var() + EPS), DEN) and not np.isclose(np.sqrt(X.var()), DEN)
+    msg = first_error("use layernorm", chain)
+    assert claims("use layernorm", chain) == ["error"]
+    assert "\\sigma is defined with eps as a link of a chain: the source's own sigma" in msg
+    assert "or a claim about the vocabulary's sigma, sqrt(v), without eps: two readings" in msg
+    squared = r"\sigma^2 = \frac{1}{d}\sum_i (x_i-\mu)^2+\epsilon = \mathrm{Var}[x]+\epsilon"
+    assert "\\sigma^2 is defined with eps as a link" in first_error("use layernorm", squared)
+    # the hint's form: the row on its own, then the other link with sigma on the left
+    then = SIGMA_ROW + "\n" + r"\sigma = \sqrt{\mathrm{Var}[x] + \epsilon}"
+    assert claims("use layernorm", then) == ["proved", "proved"]
+    assert claims("use layernorm", then.replace(" + \\epsilon}", "}")) == ["proved", "refuted"]
 
 
 def test_an_earlier_equation_of_another_vocabulary_makes_two_readings() -> None:

@@ -20,6 +20,8 @@ reading has one meaning:
   denominator the vocabulary names;
 * the right side depends on eps, and does not write the name itself.
 
+As a link of a chain the row has both readings, and is refused.
+
 A row without eps stays a claim about the vocabulary's meaning (docs/latex.md).
 """
 
@@ -41,7 +43,8 @@ DENOMINATOR = "sigmahat"
 
 def own_denominator(name: str, kind: str, *, meanings: dict[str, Expr], graph: object,
                     vocab_meaning: bool, used_before: bool, writes_eps: bool,
-                    self_reference: bool, pos: Pos, file: str) -> Expr | None:
+                    self_reference: bool, pos: Pos, file: str,
+                    in_chain: bool = False) -> Expr | None:
     """The layer's denominator to check a row ``name = ...`` against, when the row is the
     source's own definition of ``name`` with eps; None when it is not (the row is read as
     before).  ``vocab_meaning``: the name still has its vocabulary meaning; ``used_before``:
@@ -68,6 +71,18 @@ def own_denominator(name: str, kind: str, *, meanings: dict[str, Expr], graph: o
             "(x_i - \\mu)^2 + \\epsilon}) or use \\mathrm{Var}[x]")
     if not vocab_meaning:
         return None
+    if in_chain:
+        shown += "^2" if kind == "squared" else ""
+        # \sigma^2 = \frac1d\sum_i(x_i-\mu)^2+\epsilon = \mathrm{Var}[x]+\epsilon (red team 20,
+        # d24): the row alone is the source's own sigma, but as the first link of a chain it
+        # was read as a claim about the vocabulary's (refuted, although the source is right)
+        raise SourceError(
+            f"{shown} is defined with eps as a link of a chain: the source's own {name} for "
+            f"the rest of the document (as on a row of its own), or a claim about the "
+            f"vocabulary's {name}, {meanings[name]}, without eps: two readings, so the chain "
+            "is not read", file, pos.line, pos.col,
+            f"write the row for {shown} on its own, then the chain's other links (with "
+            f"{shown} on the left)")
     return meanings[DENOMINATOR]
 
 
