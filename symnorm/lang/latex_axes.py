@@ -295,8 +295,8 @@ def method_power(p: ExprParser, node: Expr, t: Tok) -> Expr:
     call = p.text[t.start:nxt.start]
     if nxt.text != "^":
         raise p.err(f"{nxt.text!r} after the method call {call}: a method call's value takes "
-                    "no subscript or prime", nxt, f"write the statistic it computes "
-                    "(\mathrm{Var}[x]) and index or decorate that")
+                    "no subscript or prime", nxt, "write the statistic it computes "
+                    "(\\mathrm{Var}[x]) and index or decorate that")
     p.i += 1
     sup = _sup_arg(p, nxt)
     if sup is _TRANSPOSE:
