@@ -257,3 +257,30 @@ def test_red_team_variant_is_never_proved(k: int) -> None:
     statuses = [s for _, s, _ in got if s != "defined"]
     assert statuses and not {"proved", "confirmed", "proved-for"} & set(statuses), got
     assert "refuted" in statuses or "error" in statuses, got
+
+
+# --- a power of a method call (red team 20, d15 k4/k5) ---------------------------------------
+
+def test_a_power_of_a_method_call_is_the_power_of_its_value() -> None:
+    # TeX prints the 2 over the call's closing parenthesis, as of (a+b)^2: the one reading
+    # (it was "expected a relation ..., got '^'")
+    row = r"x.std(unbiased=False)^2 = x.var(correction=0)"
+    assert_proved(LN, row, lambda: bool(np.isclose(np.std(_X) ** 2, np.var(_X))))
+    assert_variant_refuted(LN, row, "unbiased=False", "unbiased=True",
+                           lambda: bool(np.isclose(np.std(_X, ddof=1) ** 2, np.var(_X))))
+    assert_proved(LN, r"x.var(ddof=0) ^{1/2} = \sigma",
+                  lambda: bool(np.isclose(np.var(_X) ** 0.5, np.std(_X))))
+    assert_variant_refuted(LN, r"x.mean()^2 = \mu^2", "^2 =", "^3 =",
+                           lambda: bool(np.isclose(_X.mean() ** 3, _X.mean() ** 2)))
+
+
+@pytest.mark.parametrize("latex, words", [
+    (r"x.std(ddof=0)_i = \sigma", ("'_' after the method call x.std(ddof=0)",
+                                   "takes no subscript or prime")),
+    (r"x.std(ddof=0)' = \sigma", ("after the method call x.std(ddof=0)", "no subscript or prime")),
+    (r"x.std(ddof=0)^\top = \sigma", ("a transpose of the method call x.std(ddof=0)",
+                                      "its value is a scalar")),
+    (r"x.std(ddof=0)^2^2 = \sigma", ("a second script after x.std(ddof=0)^",)),
+])
+def test_other_scripts_on_a_method_call_are_named(latex: str, words: tuple[str, ...]) -> None:
+    assert_refused(LN, latex, words)

@@ -111,10 +111,22 @@ def test_a_where_clause_is_unchanged() -> None:
     assert claims("use layernorm", eq) == ["proved"]
 
 
-def test_a_chain_stays_a_claim_about_the_vocabulary_sigma() -> None:
-    # sigma = A = B: a link of a chain is never the source's definition
+def test_a_chain_that_defines_sigma_with_eps_has_two_readings() -> None:
+    # sigma = A = B (red team 20, d24): alone the row is the source's own sigma; as a link it
+    # was read as a claim about the vocabulary's sigma and refuted, although the source's
+    # chain is true in its own reading: both readings, so an error naming them
     chain = SIGMA_ROW + r" = \sqrt{\mathrm{Var}[x] + \epsilon}"
-    assert claims("use layernorm", chain)[0] == "refuted"
+    assert np.isclose(np.sqrt(X.var() + EPS), DEN) and not np.isclose(np.sqrt(X.var()), DEN)
+    msg = first_error("use layernorm", chain)
+    assert claims("use layernorm", chain) == ["error"]
+    assert "\\sigma is defined with eps as a link of a chain: the source's own sigma" in msg
+    assert "or a claim about the vocabulary's sigma, sqrt(v), without eps: two readings" in msg
+    squared = r"\sigma^2 = \frac{1}{d}\sum_i (x_i-\mu)^2+\epsilon = \mathrm{Var}[x]+\epsilon"
+    assert "\\sigma^2 is defined with eps as a link" in first_error("use layernorm", squared)
+    # the hint's form: the row on its own, then the other link with sigma on the left
+    then = SIGMA_ROW + "\n" + r"\sigma = \sqrt{\mathrm{Var}[x] + \epsilon}"
+    assert claims("use layernorm", then) == ["proved", "proved"]
+    assert claims("use layernorm", then.replace(" + \\epsilon}", "}")) == ["proved", "refuted"]
 
 
 def test_an_earlier_equation_of_another_vocabulary_makes_two_readings() -> None:
@@ -126,3 +138,43 @@ def test_an_earlier_equation_of_another_vocabulary_makes_two_readings() -> None:
     got = {v.label: (v.status, v.message) for v in check_text(text, "o.md", sandbox=False).verdicts}
     assert got["e0.1"][0] == "proved"
     assert got["e1"][0] == "error" and "an earlier equation read sigma" in got["e1"][1]
+
+
+# --- a partial by sigma^2 after the source's own sigma (red team 20, d05 and d28) ----------
+
+DL_DVAR = (r"\frac{\partial \ell}{\partial \sigma^2} = -\frac{1}{2}\sum_i \frac{\partial \ell}"
+           r"{\partial \hat x_i}(x_i-\mu)(\sigma^2+\epsilon)^{%s}")
+
+
+@pytest.mark.parametrize("row, num, why", [
+    (DL_DVAR % "-3/2", "l", "y, of which dl_dy is the gradient, is computed along that graph, "
+     "not from the document's definitions"),
+    (r"\frac{\partial \hat x_i}{\partial \sigma^2} = -\frac{x_i-\mu}{2}\sigma^{-3}", "xhat",
+     "xhat is a node of that graph, not one of the document's definitions"),
+])
+def test_a_partial_by_the_own_sigma_says_sigma_is_the_documents(row: str, num: str,
+                                                                 why: str) -> None:
+    # the message said "\partial l/\partial sigma: ... y does not depend on sigma^2", which
+    # is untrue of the source (its y is computed from its sigma) and names the wrong partial
+    msg = first_error("use layernorm\nvector dl_dy", f"{SIGMA_ROW}\n{row}")
+    assert f"\\partial {num}/\\partial sigma^2: sigma here is the document's own definition " \
+        "(sigma = sqrt(" in msg, msg
+    assert "not the vocabulary's sigma (sqrt(v)), so sigma^2 is no node of the vocabulary's " \
+        "computation graph (mu, sigma^2, xhat, y)" in msg and why in msg, msg
+    assert "does not depend on" not in msg and "drop the document's definition of sigma" in msg
+
+
+def test_without_the_own_row_the_partial_is_the_vocabularys_node() -> None:
+    # the hint's other route: sigma^2 is then the graph's node, the variance without eps
+    import torch
+    x = torch.tensor(X, dtype=torch.float64)
+    var = torch.tensor(VAR, dtype=torch.float64, requires_grad=True)
+    dy = torch.tensor([0.7, -1.1, 0.4, 2.0], dtype=torch.float64)
+    xhat = (x - float(MU)) / torch.sqrt(var + EPS)
+    (dy * (GAMMA * xhat + BETA)).sum().backward()
+    dxhat = GAMMA * dy.numpy()
+    by_hand = -0.5 * float(np.sum(dxhat * (X - MU)))
+    assert np.isclose(var.grad.item(), by_hand * (VAR + EPS) ** -1.5)
+    assert not np.isclose(var.grad.item(), by_hand * (VAR + EPS) ** -0.5)
+    assert claims("use layernorm\nvector dl_dy", DL_DVAR % "-3/2") == ["proved"]
+    assert claims("use layernorm\nvector dl_dy", DL_DVAR % "-1/2") == ["refuted"]

@@ -188,6 +188,13 @@ CHAINS = [
      _paths(LOCAL["bn"], mu=False)),
     (r"\frac{\partial l}{\partial x_i} = " + LINK_XHAT + " + " + LINK_MU + " - " + LINK_VAR,
      _paths(LOCAL["bn"], var=-1)),
+    # a link's two factors in the other order (red team 19's e10): the same link, a product
+    # of two scalars; true, and false with the sigma^2 path dropped
+    (r"\frac{\partial l}{\partial x_i} = " + DXH + r"\frac{\partial l}{\partial \hat x_i} + "
+     + LINK_VAR + " + " + LINK_MU, _paths(LOCAL["bn"])),
+    (r"\frac{\partial l}{\partial x_i} = " + DXH + r"\frac{\partial l}{\partial \hat x_i} + "
+     r"\frac{\partial \mu}{\partial x_i}\frac{\partial l}{\partial \mu}",
+     _paths(LOCAL["bn"], var=False)),
 ]
 
 
@@ -320,9 +327,10 @@ def _red_team() -> list[tuple[str, str, bool, str]]:
         # the local partial, false as the diagonal): only whole sums decide, so an error
         (GRAPH, CHAINS[0][0] + r" + \frac{\partial l}{\partial \sigma^2}\frac{\partial "
          r"\sigma^2}{\partial \mu}\frac{\partial \mu}{\partial x_i}", True, "error"),
-        # the link written in the other order: no link of a chain rule, both readings
+        # the link written in the other order is a link of the chain rule (red team 19): read
+        # locally, and the total reading's double count is never checked
         (GRAPH, r"\frac{\partial l}{\partial x_i} = " + DXH + r"\frac{\partial l}{\partial "
-         r"\hat x_i} + " + LINK_VAR + " + " + LINK_MU, True, "error"),
+         r"\hat x_i} + " + LINK_VAR + " + " + LINK_MU, True, "proved"),
         # the operand holds nothing x-dependent: d(x_i^2)/dx_i is 2 x_i, not x_i
         (GRAPH, r"\frac{\partial}{\partial x_i}\left(x_i x_i\right) = x_i",
          _same(2 * _X, _X), "refuted"),

@@ -219,9 +219,11 @@ class Scope:
         for name, d in list(self.lets.items()):
             if d.local:
                 del self.lets[name]
+                carry = f" (`document {d.origin}` would hold for the rest of the document)" \
+                    if d.origin.startswith("use ") else ""  # red team 20: say how to carry it
                 self.gone[name] = (
                     f"it came from `{d.origin}` (line {d.stmt.pos.line}), whose definitions "
-                    "belong to its block"
+                    f"belong to its block{carry}"
                     if d.origin else f"its definition (line {d.stmt.pos.line}) depends on "
                     "definitions or a fixed d of that block")
         for name, how in self.local_decls.items():

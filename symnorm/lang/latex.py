@@ -850,8 +850,8 @@ class _Equation:
                 and r.op_text not in BRACES  # a label states what A is: never a definition
                 and not self._statistic_claim(r, target, raws))
             alone = sum(o.chain == r.chain for o in raws) == 1  # not a link of a chain
-            denominator = None if where or r.op != "==" or target is None or not alone \
-                else self._own_denominator(r, target)
+            denominator = None if where or r.op != "==" or target is None \
+                else self._own_denominator(r, target, in_chain=not alone)
             if denominator is not None:  # sigma with eps on a row of its own (latex_own.py)
                 assert target is not None
                 self._define(r, target, vocabulary_name=True)
@@ -959,7 +959,8 @@ class _Equation:
                                f"every term: \\sum_{{{node.index}=1}}^{{d}} {node.id} is d "
                                f"{node.id}), or declare a vector (`vector {node.id}`)")
 
-    def _own_denominator(self, r: RawRel, target: tuple[str, tuple[str, ...], str]) -> Any:
+    def _own_denominator(self, r: RawRel, target: tuple[str, tuple[str, ...], str],
+                         in_chain: bool = False) -> Any:
         """The layer's denominator a row ``\\sigma = ...`` with eps is checked against, where
         the row is the source's own sigma (:mod:`symnorm.lang.latex_own`), else None."""
         name = target[0]
@@ -968,7 +969,7 @@ class _Equation:
             vocab_meaning=self._vocab(name),
             used_before=bool(self.env.vocab_let(name)) or name in self.env.read_before,
             writes_eps=self._writes_eps(r.right), self_reference=name in names_in(r.right),
-            pos=r.pos, file=self.file)
+            pos=r.pos, file=self.file, in_chain=in_chain)
 
     def _double_affine(self, written: RawRel) -> None:
         """``\\gamma y`` with the vocabulary's y, which holds gamma already: an error."""

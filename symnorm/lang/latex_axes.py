@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from symnorm.lang.latex_tokens import Tok
 
 __all__ = ["AxesReading", "axes_reading", "axis_argument", "method_call", "std_error",
-           "at_method"]
+           "at_method", "method_power"]
 
 #: layer vocabulary -> (its reduction axis in numpy's convention, what that axis holds)
 REDUCTION = {
@@ -281,6 +281,31 @@ def method_call(p: ExprParser, node: Expr, t: Tok) -> Expr:
         var = BinOp("*", var, BinOp("/", d, BinOp("-", d, Num(Fraction(1), pos), pos), pos),
                     pos)
     return Call("sqrt", (var,), pos) if method == "std" else var
+
+
+def method_power(p: ExprParser, node: Expr, t: Tok) -> Expr:
+    """``x.std(unbiased=False)^2``: a superscript right after a method call's ``)`` is the
+    power of the call's value, as TeX prints it over the closing parenthesis (as of
+    ``(a+b)^2``), the one reading (red team 20: it was "expected a relation ..., got '^'").
+    A subscript, a prime or a transpose there has no meaning: an error naming it."""
+    from .latex_atoms import _TRANSPOSE, _sup_arg  # the reader's superscript argument
+    nxt = p.peek()
+    if nxt is None or nxt.text not in ("^", "_", "'"):  # TeX ignores a space before it
+        return node
+    call = p.text[t.start:nxt.start]
+    if nxt.text != "^":
+        raise p.err(f"{nxt.text!r} after the method call {call}: a method call's value takes "
+                    "no subscript or prime", nxt, "write the statistic it computes "
+                    "(\\mathrm{Var}[x]) and index or decorate that")
+    p.i += 1
+    sup = _sup_arg(p, nxt)
+    if sup is _TRANSPOSE:
+        raise p.err(f"a transpose of the method call {call}: its value is a scalar", nxt,
+                    f"drop the transpose ({call})")
+    if p.at("^", "_", "'"):
+        raise p.err(f"a second script after {call}^...", p.peek(),
+                    f"use parentheses: ({call}^{{...}})^{{...}}")
+    return BinOp("**", node, sup, p.pos(t))  # type: ignore[arg-type]
 
 
 def std_error(p: ExprParser, t: Tok) -> Exception:

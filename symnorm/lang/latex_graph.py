@@ -42,6 +42,7 @@ from fractions import Fraction
 from typing import Any
 
 from .latex_index import Indexed, Partial, term_nodes
+from .latex_own import own_node_error
 from .parser import parse_expression
 from .syntax import BinOp, Call, Expr, Name, Neg, Num, Pos, Relation, Transpose
 from .vocab import VOCAB_INPUTS
@@ -418,8 +419,10 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
     if body(p.var) is None or r.kind(p.var) in ("scalar", "vector", "matrix"):
         return None
     pos = p.pos
-    what = f"\\partial {p.num}/\\partial {p.var}"
     node = p.var if p.var_power is None else f"{p.var}^{p.var_power}"
+    # the partial as written (\partial sigma^2, not \partial sigma: red team 20)
+    what = f"\\partial {p.num}" + ("" if p.num_power is None else f"^{p.num_power}") \
+        + f"/\\partial {node}"
     value: Expr = Name(p.var, pos)
     if p.var_power is not None:
         value = BinOp("**", value, Num(Fraction(p.var_power), pos), pos)
@@ -431,7 +434,7 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
                    "equation)")
     if p.var_power is not None and not _root_of_power(body(p.var), p.var_power):
         # q = k - 5 is not (q^2)^(1/2) = |q|: the cut would lose q's sign
-        raise _err(f"{what}^{p.var_power}: {p.var} is defined as {body(p.var)}, not as the "
+        raise _err(f"{what}: {p.var} is defined as {body(p.var)}, not as the "
                    f"root of its power {p.var_power}, so {p.var} is not ({node})^(1/"
                    f"{p.var_power}) where it is negative, and cutting {node} would change "
                    f"{p.var}", pos, r.file, f"differentiate by {p.var} itself, or define "
@@ -459,6 +462,10 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
         jac: Expr = Call("jacobian", (_placed(local, pos), b), pos)
         return r._entries(p, jac, num_shape, var_kind)
     if r.defined(p.num) or p.num_index is not None or p.num_power is not None:
+        own = own_node_error(r, p, what, node, f"{p.num} is a node of that graph, not one of "
+                             "the document's definitions")
+        if own is not None:
+            raise own
         raise _err(f"{what}: {p.num} is not a node of the document's computation graph (a "
                    "name the document defines)", pos, r.file,
                    f"differentiate a defined name, or the loss, by {node}; or define the "
@@ -496,6 +503,11 @@ def read_document_partial(r: Any, p: Partial) -> object | None:
 
     top = recomputed(target)
     if isinstance(top, Name) and top.id == target:
+        own = own_node_error(r, p, what, node, f"{target}, of which {ups[0]} is the "
+                             "gradient, is computed along that graph, not from the "
+                             "document's definitions")
+        if own is not None:
+            raise own
         raise _err(f"{what}: the declared upstream gradient {ups[0]} is of {target}, which "
                    f"does not depend on {node} through the document's definitions", pos,
                    r.file, f"declare the upstream gradient of a quantity computed from "

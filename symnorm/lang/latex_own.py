@@ -20,15 +20,19 @@ reading has one meaning:
   denominator the vocabulary names;
 * the right side depends on eps, and does not write the name itself.
 
+As a link of a chain the row has both readings, and is refused.
+
 A row without eps stays a claim about the vocabulary's meaning (docs/latex.md).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from symnorm.errors import SourceError
 from symnorm.lang.syntax import Expr, Pos
 
-__all__ = ["STD_NAMES", "own_denominator", "own_note"]
+__all__ = ["STD_NAMES", "own_denominator", "own_node_error", "own_note"]
 
 #: the vocabularies' standard deviations without eps (batchnorm's Ioffe-Szegedy sigma_B and
 #: PaddlePaddle's sigma_beta beside the plain sigma)
@@ -39,7 +43,8 @@ DENOMINATOR = "sigmahat"
 
 def own_denominator(name: str, kind: str, *, meanings: dict[str, Expr], graph: object,
                     vocab_meaning: bool, used_before: bool, writes_eps: bool,
-                    self_reference: bool, pos: Pos, file: str) -> Expr | None:
+                    self_reference: bool, pos: Pos, file: str,
+                    in_chain: bool = False) -> Expr | None:
     """The layer's denominator to check a row ``name = ...`` against, when the row is the
     source's own definition of ``name`` with eps; None when it is not (the row is read as
     before).  ``vocab_meaning``: the name still has its vocabulary meaning; ``used_before``:
@@ -66,6 +71,18 @@ def own_denominator(name: str, kind: str, *, meanings: dict[str, Expr], graph: o
             "(x_i - \\mu)^2 + \\epsilon}) or use \\mathrm{Var}[x]")
     if not vocab_meaning:
         return None
+    if in_chain:
+        shown += "^2" if kind == "squared" else ""
+        # \sigma^2 = \frac1d\sum_i(x_i-\mu)^2+\epsilon = \mathrm{Var}[x]+\epsilon (red team 20,
+        # d24): the row alone is the source's own sigma, but as the first link of a chain it
+        # was read as a claim about the vocabulary's (refuted, although the source is right)
+        raise SourceError(
+            f"{shown} is defined with eps as a link of a chain: the source's own {name} for "
+            f"the rest of the document (as on a row of its own), or a claim about the "
+            f"vocabulary's {name}, {meanings[name]}, without eps: two readings, so the chain "
+            "is not read", file, pos.line, pos.col,
+            f"write the row for {shown} on its own, then the chain's other links (with "
+            f"{shown} on the left)")
     return meanings[DENOMINATOR]
 
 
@@ -75,3 +92,33 @@ def own_note(name: str, denominator: Expr) -> str:
             f"{name} for the rest of the document (the vocabulary's {name} has no eps), and "
             f"checked to be the layer's denominator {denominator}")
 
+
+
+def own_node_error(r: object, p: object, what: str, node: str, why: str) -> Exception | None:
+    r"""The refusal of a partial by ``node`` (``\sigma^2``) where the document defines the
+    name itself (the source's own sigma with eps, or a ``let``) while the block's vocabulary
+    has a computation graph with a node of that name: the partial is not along that graph,
+    and the refusal says so (red team 20: after an own-sigma row, ``\partial\ell/\partial
+    \sigma^2`` was refused as "y does not depend on sigma^2", which is untrue of the source).
+    ``why`` says what then fails (the upstream gradient's quantity is the vocabulary's).
+    None where the name is no node of the vocabulary's graph (the caller's message stands)."""
+    from .latex import _err
+    from .latex_graph import Graph, node_key
+    env: Any = getattr(r, "env")
+    graph, output = env.graph, env.output
+    var, power = getattr(p, "var"), getattr(p, "var_power")
+    if not isinstance(graph, Graph) or output is None or env.definition(var) is None \
+            or var not in env.meanings:
+        return None
+    key = node_key(graph, output, var, power)
+    if key is None:
+        return None
+    named = getattr(p, "named")
+    return _err(f"{what}: {var} here is the document's own definition ({var} = "
+                f"{env.definition(var)}), not the "
+                f"vocabulary's {var} ({env.meanings[var]}), so {node} is no node of the "
+                f"vocabulary's computation graph ({graph.latex()}), and {why}: this partial "
+                "has no value here", getattr(p, "pos"), getattr(r, "file"),
+                f"define the derivative yourself (`let {named} = ...` before the equation), "
+                f"or drop the document's definition of {var} (then {node} is the "
+                "vocabulary's node)")

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_atoms import parse_factor
-from symnorm.lang.latex_axes import at_method, method_call
+from symnorm.lang.latex_axes import at_method, method_call, method_power
 from symnorm.lang.latex_brace import BraceClaim
 from symnorm.lang.latex_tokens import (
     DEFINERS,
@@ -625,7 +625,7 @@ class ExprParser:
             raise self.err("equation ended, expected a factor")
         node = parse_factor(self, t)
         if at_method(self):  # x.mean(), x.var(ddof=0): latex_axes.py
-            node = method_call(self, node, t)
+            node = method_power(self, method_call(self, node, t), t)
         return node
 
     def number(self, single: bool = False) -> Num:

@@ -267,17 +267,22 @@ def _terms(e: object) -> Iterator[object]:
 
 def _links(term: object) -> tuple[Any, Any] | None:
     r"""``\frac{\partial L}{\partial q} \cdot \frac{\partial q}{\partial x_i}``: the two
-    partials of one link of a chain rule (q the same name, power and index on both), else
-    None (a third factor, a number, anything else)."""
+    partials of one link of a chain rule (q the same name, power and index on both), in the
+    order (outer, inner), whichever order the source writes the two factors in (a product of
+    two scalars: red team 19's ``\frac{\partial \hat x_i}{\partial x_i}\frac{\partial
+    l}{\partial \hat x_i}``), else None (a third factor, a number, a pair that links both
+    ways, anything else)."""
     from symnorm.lang.latex_index import Partial
     if not (isinstance(term, BinOp) and term.op == "*"):
         return None
     a, b = term.left, term.right
     if not (isinstance(a, Partial) and isinstance(b, Partial)):
         return None
-    if (a.var, a.var_power, a.var_index) != (b.num, b.num_power, b.num_index):
+    forward = (a.var, a.var_power, a.var_index) == (b.num, b.num_power, b.num_index)
+    backward = (b.var, b.var_power, b.var_index) == (a.num, a.num_power, a.num_index)
+    if forward == backward:  # no link, or dA/dB dB/dA: neither factor is the outer one
         return None
-    return a, b
+    return (a, b) if forward else (b, a)
 
 
 def _linked(reader: Any, side: object) -> list[object]:
