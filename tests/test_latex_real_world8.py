@@ -49,8 +49,10 @@ REFUSED = {
     "megengine.running_mean": "prose '\\\\textrm{running_mean}' inside an equation",
     # sigma under use groupnorm: the std with or without eps (refused, naming both)
     "tfa.overview": "sigma with use groupnorm means one of two things",
-    # a gloss \qquad (\text{...}) after each row of a split block
-    "arat.forward": "prose '\\\\text{mini-batch mean}' inside an equation",
+    # a gloss \qquad (\text{...}) after each row of a split block: the parenthesised
+    # glosses are read as presentation now; the third one names an affine word ("An affine
+    # transform - normalize") beside a row that writes neither gamma nor beta
+    "arat.forward": "names the affine parameters ('affine') while the formula writes neither",
     # BN_{\gamma,\beta}(x_i): the layer named with its parameters in the subscript
     "arat.scale_shift": "comma in the subscript of BN",
     # \gamma \odot \hat{X} with use batchnorm's scalar gamma (a per-feature row in the post)
