@@ -97,3 +97,128 @@ def test_a_parenthesised_gloss_naming_the_affine_parameters_is_still_judged() ->
                     r"y = \frac{x-\mu}{\sqrt{\sigma^2+\epsilon}} \qquad (\text{learnable "
                     r"scale and shift})"))
     assert "names the affine parameters ('learnable')" in msg and "two readings" in msg, msg
+
+
+# --- 2. a partial of a bracketed expression, and a \text name as an operand --------------
+
+LN_N = "use layernorm(affine=elementwise)\nlet N = d"
+RSTD = LN_N + "\nlet rstd = 1/sqrt(v + eps)"
+
+
+def run_in_block(preamble: str, latex: str) -> list[tuple[str, str, str]]:
+    """As :func:`run`, with the equation in the preamble's block (its lets in scope)."""
+    text = f"```symnorm\n{preamble}\nlatex eq: {latex}\n```\n"
+    return [(v.label, v.status, v.message) for v in check_text(text, "g.md",
+                                                               sandbox=False).verdicts]
+
+
+def _jac_centred(x: np.ndarray) -> np.ndarray:
+    """d(x_k - mean(x))/dx_j by central differences (rows k, columns j)."""
+    h, n = 1e-6, len(x)
+    cols = [((x + h * e) - (x + h * e).mean() - (x - h * e) + (x - h * e).mean()) / (2 * h)
+            for e in np.eye(n)]
+    return np.array(cols).T
+
+
+def _grad_rstd(x: np.ndarray, eps: float = 0.25) -> np.ndarray:
+    h = 1e-6
+    f = lambda v: (np.var(v) + eps) ** -0.5  # noqa: E731
+    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
+
+
+def test_the_derivative_truths() -> None:
+    n = len(_X)
+    assert np.allclose(_jac_centred(_X), np.eye(n) - 1 / n, atol=1e-6)
+    assert not np.allclose(_jac_centred(_X), np.eye(n) - 2 / n, atol=1e-6)
+    rstd = (np.var(_X) + 0.25) ** -0.5
+    assert np.allclose(_grad_rstd(_X), -rstd ** 3 * (_X - _X.mean()) / n, atol=1e-6)
+    assert not np.allclose(_grad_rstd(_X), -2 * rstd ** 3 * (_X - _X.mean()) / n, atol=1e-6)
+
+
+@pytest.mark.parametrize("latex,verdict", [
+    (r"\frac{\partial (x_k - \mu)}{\partial x_j} = \delta_{kj} - \frac{1}{N}", "proved"),
+    (r"\frac{\partial (x_k - \mu)}{\partial x_j} = \delta_{kj} - \frac{2}{N}", "refuted"),
+    (r"\frac{\partial \left(x_k - \mu\right)}{\partial x_j} = \delta_{kj} - \frac{1}{N}",
+     "proved"),
+    (r"\frac{\partial (x_k - \mu)}{\partial x_j} = \frac{\partial x_k}{\partial x_j} - "
+     r"\frac{\partial \mu}{\partial x_j}", "proved"),
+])
+def test_a_partial_of_a_bracketed_entry_is_the_inline_form(latex: str, verdict: str) -> None:
+    assert claims(run(LN_N, latex)) == [verdict]
+    # exactly the inline \partial (..) / \partial x_j
+    inline = latex.replace(r"\frac{\partial (x_k - \mu)}{\partial x_j}",
+                           r"\partial (x_k - \mu) / \partial x_j")
+    if inline != latex:
+        assert claims(run(LN_N, inline)) == [verdict]
+
+
+@pytest.mark.parametrize("latex,what", [
+    (r"\frac{\partial (x_k - \mu)^2}{\partial x_j} = 0",
+     "'^' after the bracket in \\frac{\\partial (..) ...}: the derivative of the bracket, or "
+     "of the bracket with what follows it? Two readings"),
+    (r"\frac{\partial (x_k - \mu) \gamma_k}{\partial x_j} = 0", "Two readings"),
+    (r"\frac{\partial (x_k - \mu)}{\partial x} = 0",
+     "a bracketed numerator is read only differentiated by an entry of a declared vector"),
+    (r"\frac{\partial (x_k - \mu)}{\partial \mu} = 1",
+     "a bracketed numerator is read only differentiated by an entry of a declared vector"),
+    (r"\frac{\partial (x_k - x_j)}{\partial x_j} = 0", "one free index letter (it has k, j)"),
+    (r"\frac{\partial (\mu)}{\partial x_j} = \frac{1}{N}", "one free index letter (it has none)"),
+    # the same index: the local partial (1) and the Jacobian's diagonal (1 - 1/N) disagree
+    (r"\frac{\partial (x_j - \mu)}{\partial x_j} = 1 - \frac{1}{N}",
+     "the same index on both sides of the partial has two readings"),
+])
+def test_unsafe_bracketed_partials_are_refused(latex: str, what: str) -> None:
+    msg = error(run(LN_N, latex))
+    assert what in msg, msg
+
+
+@pytest.mark.parametrize("latex,verdict", [
+    (r"\frac{\partial \text{rstd}}{\partial x_j} = -\frac{1}{N} \text{rstd}^3 \cdot (x_j - \mu)",
+     "proved"),
+    (r"\frac{\partial \text{rstd}}{\partial x_j} = -\frac{2}{N} \text{rstd}^3 \cdot (x_j - \mu)",
+     "refuted"),
+    (r"\frac{\partial \mathrm{rstd}}{\partial x_j} = -\frac{1}{N} \text{rstd}^2 \cdot (x_j - \mu)",
+     "refuted"),
+])
+def test_a_text_name_is_an_operand_of_partial(latex: str, verdict: str) -> None:
+    assert claims(run_in_block(RSTD, latex)) == [verdict]
+
+
+def test_a_text_name_the_document_lacks_is_named() -> None:
+    msg = error(run(LN_N, r"\frac{\partial \text{rstd}}{\partial x_j} = 0"))
+    assert "rstd is neither declared nor defined" in msg, msg
+    # a vocabulary word keeps its meaning: \text{mean} is mu
+    assert claims(run(LN_N, r"\frac{\partial \text{mean}}{\partial x_j} = \frac{1}{N}")) == [
+        "proved"]
+    assert claims(run(LN_N, r"\frac{\partial \text{mean}}{\partial x_j} = \frac{2}{N}")) == [
+        "refuted"]
+
+
+# --- 3. an index range after the formula (coremltools' batch_norm) ------------------------
+
+@pytest.mark.parametrize("latex,shown", [
+    (r"y_i = \gamma \hat x_i + \beta \;,\; i=1,....,C", "i=1,....,C"),
+    (r"y_i = \gamma \hat x_i + \beta, \quad i = 1, \ldots, d", "i = 1, \\ldots, d"),
+    (r"y_i = \gamma \hat x_i + \beta, i = 1, 2, \dots, m", "i = 1, 2, \\dots, m"),
+    (r"y_i = \gamma \hat x_i + \beta \quad i = 1 \cdots C", "i = 1 \\cdots C"),
+])
+def test_an_index_range_is_refused_naming_both_readings(latex: str, shown: str) -> None:
+    msg = error(run(BN, latex))
+    assert f"an index range {shown!r} after the formula is not read" in msg, msg
+    assert "two readings" in msg and "runs over something else (the channels" in msg, msg
+    assert msg.startswith(f"g.md:6:{latex.index(shown) + 1}:"), msg
+
+
+def test_without_the_range_the_row_is_read() -> None:
+    assert claims(run(BN, r"y_i = \gamma \hat x_i + \beta")) == ["proved"]
+    assert claims(run(BN, r"y_i = \gamma \hat x_i - \beta")) == ["refuted"]
+
+
+@pytest.mark.parametrize("latex,what", [
+    # dots that are no range keep the errors they had
+    (r"y_i = \gamma \hat x_i + \beta, \ldots", "unsupported LaTeX command \\ldots"),
+    (r"y = a + \ldots + b", "unsupported LaTeX command \\ldots"),
+])
+def test_dots_elsewhere_keep_their_error(latex: str, what: str) -> None:
+    msg = error(run(BN, latex))
+    assert what in msg, msg
