@@ -222,3 +222,98 @@ def test_without_the_range_the_row_is_read() -> None:
 def test_dots_elsewhere_keep_their_error(latex: str, what: str) -> None:
     msg = error(run(BN, latex))
     assert what in msg, msg
+
+
+# --- 4. group superscripts under the grouped vocabularies (NNabla) ------------------------
+
+GN = "use groupnorm(groups=2, channels=4, spatial=2)"
+IN = "use instancenorm(channels=2, spatial=4)"
+#: 4 channels x 2 positions, channel-major; groups of two channels (four entries each)
+_XG = np.array([0.5, -1.0, 2.0, 0.25, 3.0, -2.5, 1.5, 0.75])
+_GAIN, _BIAS, _EPS = np.array([2.0, -1.0, 0.5, 3.0]), np.array([0.5, 1.0, -2.0, 0.0]), 0.25
+
+
+def _gn_numpy(sign: float = 1.0, eps_inside: bool = True) -> np.ndarray:
+    """NNabla's printed formula per group: (x - mu^g) / sigma^g gamma + sign * beta."""
+    out = np.empty_like(_XG)
+    for g in range(2):
+        v = _XG[4 * g:4 * g + 4]
+        h = len(v)
+        mu = np.sum(v) / h
+        sd = np.sqrt(np.sum((v - mu) ** 2) / h + _EPS) if eps_inside else \
+            np.sqrt(np.sum((v - mu) ** 2) / h) + _EPS
+        out[4 * g:4 * g + 4] = (v - mu) / sd
+    return out * np.repeat(_GAIN, 2) + sign * np.repeat(_BIAS, 2)
+
+
+def _gn_torch() -> np.ndarray:
+    torch = pytest.importorskip("torch")
+    x = torch.tensor(_XG, dtype=torch.float64).reshape(1, 4, 2)
+    return torch.nn.functional.group_norm(
+        x, 2, torch.tensor(_GAIN), torch.tensor(_BIAS), eps=_EPS).numpy().ravel()
+
+
+def test_the_group_norm_truths() -> None:
+    ref = _gn_torch()
+    assert np.allclose(_gn_numpy(), ref)
+    assert not np.allclose(_gn_numpy(sign=-1.0), ref)
+    assert not np.allclose(_gn_numpy(eps_inside=False), ref)
+
+
+NNABLA_GN = (r"\begin{eqnarray} \mu^g &=& \frac{1}{H} \sum_{i=1}^{H} x_i^g \\ \sigma^g &=& "
+             r"\sqrt{\frac{1}{H} \sum_{i=1}^{H} \left(x_i^g - \mu^g\right)^2 + \epsilon} \\ "
+             r"y &=& \frac{x - \mu^g}{\sigma^g} \gamma + \beta \end{eqnarray}")
+
+
+def verdicts_doc(preamble: str, latex: str) -> list[tuple[str, str, str]]:
+    """As :func:`run`, with the use line document-wide (its options reach the latex block)."""
+    return run(f"document {preamble}", latex)
+
+
+@pytest.mark.parametrize("old,new,expect", [
+    ("", "", ["proved", "proved"]),
+    (r"\gamma + \beta", r"\gamma - \beta", ["proved", "refuted"]),
+    (r"\frac{1}{H} \sum_{i=1}^{H} x_i^g", r"\frac{2}{H} \sum_{i=1}^{H} x_i^g", ["refuted",
+                                                                               "proved"]),
+    (r"\right)^2 + \epsilon}", r"\right)^2} ", ["proved", "refuted"]),
+])
+def test_group_superscripts_name_the_entrys_group(old: str, new: str, expect: list) -> None:
+    got = verdicts_doc(GN, NNABLA_GN.replace(old, new))
+    assert claims(got) == expect, got
+    assert any(lb == "eq.sigma" and s == "defined" for lb, s, _ in got), got
+
+
+def test_an_instance_letter_other_than_the_index_is_read() -> None:
+    latex = NNABLA_GN.replace("^g", "^n")
+    assert claims(verdicts_doc(IN, latex)) == ["proved", "proved"]
+    got = verdicts_doc(IN, latex.replace(r"\gamma + \beta", r"\gamma - \beta"))
+    assert claims(got) == ["proved", "refuted"], got
+
+
+@pytest.mark.parametrize("latex,what", [
+    # NNabla's InstanceNormalization: the instance letter is the sum's index
+    (r"\mu^i = \frac{1}{H} \sum_{i=1}^{H} x_i^i",
+     "superscript i on \\mu: i would name the group (instance) of the entry"),
+    (r"\mu^g + \sigma^h = 0", "group superscripts g, h in one equation"),
+    (r"\mu^g = x_i^g", "x_i^g outside a sum over the entries of group g"),
+    (r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g x_i^g", "outside a sum over the entries"),
+    (r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} (x_i^g - x_i)", "Two readings"),
+    (r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_j^g", "inside the sum over i with another index"),
+    (r"\mu^g = \frac{1}{H}\sum_{i=1}^{d} x_i^g", "d counts the group's entries, but the "
+                                                "document gives it another meaning"),
+    (r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g + \frac{1}{m}",
+     "the group size is written both H and m"),
+    (r"\mu^g = \frac{1}{HW}\sum_{i=1}^{H} x_i^g", "H written against other letters"),
+])
+def test_unsafe_group_superscripts_are_refused(latex: str, what: str) -> None:
+    pre = IN if "^i" in latex else GN
+    msg = error(verdicts_doc(pre, latex))
+    assert what in msg, msg
+
+
+def test_without_a_grouped_vocabulary_the_superscript_stays_a_layer_index() -> None:
+    msg = error(run("use layernorm", r"\mu^g = \frac{1}{d}\sum_{i=1}^{d} x_i^g"))
+    assert "superscript g is not a defined name: a layer index" in msg, msg
+    # a letter the document defines is not a group
+    msg = error(verdicts_doc(GN + "\nscalar g", r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g"))
+    assert "upper bound H of \\sum is not the dimension d" in msg, msg
