@@ -317,3 +317,33 @@ def test_without_a_grouped_vocabulary_the_superscript_stays_a_layer_index() -> N
     # a letter the document defines is not a group
     msg = error(verdicts_doc(GN + "\nscalar g", r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g"))
     assert "upper bound H of \\sum is not the dimension d" in msg, msg
+
+
+# --- red team: false variants of the new rules, none proved --------------------------------
+
+RED_TEAM = [
+    # (preamble, false latex, expected status); each false by the numpy checks above or by
+    # the algebra written beside it
+    (f"document {GN}", r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} (x_i^g)^2", "refuted"),  # E[x^2]
+    (f"document {GN}", r"\mathrm{Var}[x] = \frac{1}{H}\sum_{i=1}^{H} (x_i^g - \mu^g)^2 + 1",
+     "refuted"),
+    (f"document {GN}", r"\mu^g = \frac{1}{H}\sum\limits_{i=1}^{H} x_i^g + \mu", "refuted"),
+    (f"document {GN}", r"\mu^g = \frac{1}{H+1}\sum_{i=1}^{H} x_i^g", "refuted"),
+    (f"document {GN}", r"\mu^g = \frac{1}{d}\sum_{i=1}^{H} x_i^g", "refuted"),  # 1/8, not 1/4
+    (f"document {GN}", r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} (\gamma x_i^g)", "error"),
+    (f"document {GN}", r"y = \frac{x^g - \mu^g}{\sigma^g}\gamma + \beta", "error"),  # sigma?
+    (LN_N, r"\frac{\partial (x_k - \mu)}{\partial x_j} = \delta_{kj}", "refuted"),
+    (LN_N, r"\frac{\partial (\hat x_k)}{\partial x_j} = \frac{\delta_{kj}}{\sigma}", "refuted"),
+    (LN_N, r"\mu \qquad (\text{mini-batch mean}) = \frac{2}{d}\sum_i x_i", "error"),
+    (LN_N, r"\mu = \frac{2}{d}\sum_i x_i \qquad \left(\text{mini batch}\right)^2", "error"),
+    (BN, r"y_i = \gamma \hat x_i - \beta, \quad i = 1, \ldots, d", "error"),
+]
+
+
+@pytest.mark.parametrize("preamble,latex,status", RED_TEAM)
+def test_false_variants_of_the_new_rules_are_not_proved(preamble: str, latex: str,
+                                                        status: str) -> None:
+    preamble = "\n".join(f"document {ln}" if ln.startswith("use ") and "(" in ln else ln
+                         for ln in preamble.splitlines())  # options reach the latex block
+    got = claims(run(preamble, latex))
+    assert got and status in got and "proved" not in got, got
