@@ -68,7 +68,8 @@ def test_parenthesised_glosses_in_the_rows_of_a_split_block() -> None:
              r"(\text{mini-batch mean})\\ \sigma^{2} &\leftarrow \frac{1}{d} \sum_{i=1}^{d} "
              r"(x_i - \mu)^2 \qquad (\text{mini-batch variance}) \end{split}")
     assert claims(run(BN, latex)) == ["proved", "proved"]
-    got = run(BN, latex.replace(r"\frac{1}{d} \sum_{i=1}^{d} (x_i", r"\frac{2}{d} \sum_{i=1}^{d} (x_i"))
+    got = run(BN, latex.replace(r"\frac{1}{d} \sum_{i=1}^{d} (x_i",
+                                r"\frac{2}{d} \sum_{i=1}^{d} (x_i"))
     assert claims(got) == ["proved", "refuted"], got
 
 

@@ -21,8 +21,12 @@ a sum whose summand is not one entry or one bracketed group (its reach would be 
 count H that the document defines or that is not the bound of a group sum.  Without a
 grouped vocabulary nothing changes (the superscript stays the layer-index error).
 
->>> r"\mu^g".startswith("\\mu")
-True
+>>> from types import SimpleNamespace
+>>> from symnorm.lang.latex_tokens import tokenize
+>>> toks = tokenize(r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g", "<t>", 1, 1)
+>>> group_superscripts(toks, SimpleNamespace(prefix="g"), lambda n: False, None, None)
+>>> print(" ".join(t.text for t in toks))
+\mu = \frac { 1 } { m } \sum _ { i \in \mathcal S _ j } x _ i
 """
 
 from __future__ import annotations
@@ -189,7 +193,8 @@ def _letter_elsewhere(toks: Sequence[Any], found: Sequence[tuple[int, int, int, 
         if t.text != g or k in sup_at:
             continue
         role = "an index" if k > 0 and toks[k - 1].text in ("_", "{") else "a name"
-        raise fail(f"superscript {g} on {first.text}: {g} would name the group (instance) of the entry "
+        raise fail(f"superscript {g} on {first.text}: {g} would name the group (instance) "
+                   "of the entry "
                    f"(the grouped vocabulary's statistics), but the equation also writes {g} "
                    f"as {role} (x_{g}^{g} reads as entry {g} of group {g}, the sum's own "
                    f"index, or as an entry of the entry's group): two readings", t,
