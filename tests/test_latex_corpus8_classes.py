@@ -305,6 +305,7 @@ def test_an_instance_letter_other_than_the_index_is_read() -> None:
     (r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g + \frac{1}{m}",
      "the group size is written both H and m"),
     (r"\mu^g = \frac{1}{HW}\sum_{i=1}^{H} x_i^g", "H written against other letters"),
+    (r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g + \sigma_H", "H in a script"),
 ])
 def test_unsafe_group_superscripts_are_refused(latex: str, what: str) -> None:
     pre = IN if "^i" in latex else GN
@@ -348,3 +349,13 @@ def test_false_variants_of_the_new_rules_are_not_proved(preamble: str, latex: st
                          for ln in preamble.splitlines())  # options reach the latex block
     got = claims(run(preamble, latex))
     assert got and status in got and "proved" not in got, got
+
+
+def test_a_document_m_is_not_the_group_size() -> None:
+    # H would be rewritten to m, the group size; the document's own m would take its place
+    # (found while red-teaming: the true row was refuted with `scalar m`)
+    msg = error(verdicts_doc(GN + "\nscalar m", r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g"))
+    assert "the document defines m itself: two meanings" in msg, msg
+    # a document's j is not the entry the group sum is stated at
+    got = verdicts_doc(GN + "\nscalar j", r"\mu^g = \frac{1}{H}\sum_{i=1}^{H} x_i^g")
+    assert claims(got) == ["proved"], got

@@ -280,7 +280,7 @@ def _parse_equation(
     parser.sets = dict(reader.env.sets)
     parser.entries = reading_for(reader.env.entries, toks)  # latex_groups.py
     group_superscripts(toks, parser.entries, reader.defined, reader.env.layer,
-                       parser.err)  # \mu^g, x_i^g under use groupnorm: latex_group_script.py
+                       parser.err, parser.own)  # \mu^g, x_i^g under use groupnorm: latex_group_script.py
     parser.channel = channel_reading(reader)  # x^{(k)} under use batchnorm: latex_channel.py
     parser.axes = axes_reading(reader)  # Mean(X, axes), x.mean(): latex_axes.py
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product

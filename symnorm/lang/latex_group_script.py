@@ -103,8 +103,10 @@ def _summand_end(toks: Sequence[Any], s: int) -> int:
 
 
 def group_superscripts(toks: list[Any], entries: Any, defined: Callable[[str], bool],
-                       layer: str | None, fail: Callable[..., SourceError]) -> None:
-    """Rewrite ``toks`` in place (see the module docstring), or raise naming both readings."""
+                       layer: str | None, fail: Callable[..., SourceError],
+                       own: Callable[[str], bool] = lambda n: False) -> None:
+    """Rewrite ``toks`` in place (see the module docstring), or raise naming both readings.
+    ``defined``: any meaning (the document's or a vocabulary's); ``own``: the document's."""
     if entries is None or getattr(entries, "prefix", None) is None:
         return
     found: list[tuple[int, int, int, str | None]] = []  # (host, sup start, sup end, sub)
@@ -178,6 +180,10 @@ def group_superscripts(toks: list[Any], entries: Any, defined: Callable[[str], b
     count = next(iter(bounds), None)
     if count is not None:
         _check_count(toks, count, defined, rewrites, fail)
+        if own("m"):
+            raise fail(f"the count {count} of the group sum is the group size m, but the "
+                       "document defines m itself: two meanings", toks[rewrites[0][0]],
+                       "rename the document's m")
     fresh = next((c for c in "jki" if all(t.text != c for t in toks) and c not in used), None)
     if rewrites and fresh is None:
         raise fail("no index letter (i, j, k) is left to name the entry whose group the sum "
@@ -211,9 +217,15 @@ def _check_count(toks: Sequence[Any], count: str, defined: Callable[[str], bool]
                    at, "leave the count undefined (it is the group size m), or write m")
     if any(t.text == "m" for t in toks):
         raise fail(f"the group size is written both {count} and m", at, "write one of them")
+    sums = [(k, after) for k, after, _, _ in rewrites]
     for k, t in enumerate(toks):
-        if t.text != count:
+        if t.text != count or any(a < k < b for a, b in sums):
             continue
+        if toks[k - 1].text in ("_", "^") or toks[k - 1].text == "{" and k > 1 and \
+                toks[k - 2].text in ("_", "^"):
+            raise fail(f"{count} in a script: the group size {count} is read only as a "
+                       "count (the bound of the group sum, \\frac{1}{" + count + "})", t,
+                       f"write the script without {count}")
         touching = (k > 0 and toks[k - 1].text.isalnum() and toks[k - 1].end == t.start) or (
             k + 1 < len(toks) and toks[k + 1].text.isalnum() and toks[k + 1].start == t.end)
         if touching:
