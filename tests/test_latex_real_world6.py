@@ -74,7 +74,9 @@ REFUSED = {
     "vishal.dgxhat": "a partial by (or of) a product",
     "vishal.dgamma": "a partial by (or of) a product",
     # \partial(\gamma x_i + \beta): a derivative of a bracket
-    "vishal.dbeta": "expected a name after \\partial, got '('",
+    # \frac{\partial(\gamma x_i + \beta)}{\partial \beta}: a bracketed numerator by a scalar
+    "vishal.dbeta": "a bracketed numerator is read only differentiated by an entry of a "
+                    "declared vector",
     # ^(-1.5): TeX raises '(' alone (a false entry)
     "vishal.dxhat.dvar": "superscript '(' must be one letter or digit or a group",
 }

@@ -20,6 +20,7 @@ from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_brace import BRACES
+from symnorm.lang.latex_group_script import group_superscripts
 from symnorm.lang.latex_groups import reading_for
 from symnorm.lang.latex_axes import axes_reading
 from symnorm.lang.latex_channel import channel_reading
@@ -279,6 +280,8 @@ def _parse_equation(
         or reader.env.kind(n) == "let" and not reader.env.vocab_let(n)
     parser.sets = dict(reader.env.sets)
     parser.entries = reading_for(reader.env.entries, toks)  # latex_groups.py
+    group_superscripts(toks, parser.entries, reader.defined, reader.env.layer,
+                       parser.err, parser.own)  # \mu^g, x_i^g under use groupnorm: latex_group_script.py
     parser.channel = channel_reading(reader)  # x^{(k)} under use batchnorm: latex_channel.py
     parser.axes = axes_reading(reader)  # Mean(X, axes), x.mean(): latex_axes.py
     if env is not None:  # without one, kinds are unknown: juxtaposition is a product

@@ -1385,6 +1385,12 @@ def _plain_base(p: ExprParser) -> str:
         return accented_name(p, _letter_arg(p, t), t)
     if t.text in BOLD:
         return _letter_arg(p, t)
+    if t.text in _NAMED:  # \partial \text{rstd}: the word, as it reads in an expression
+        word = _word_arg(p, t)
+        if word == "epsilon" and not p.defined(word):
+            return "eps"
+        spelled = None if _own_word(p, word) else p.word_name(word)
+        return spelled if spelled is not None else word
     raise p.err(f"expected a name after \\partial, got {t.text!r}", t)
 
 
@@ -1393,6 +1399,8 @@ def _derivative(p: ExprParser, t: Tok) -> Expr:
     equation reader (a jacobian, the chain rule through a declared upstream gradient, or
     the derivative's name ``dl_dxhat``)."""
     o = p.next()
+    if p.peek(1) is not None and p.peek(1).text == "(":  # type: ignore[union-attr]
+        return _fraction_of_bracket(p, t, o)
     num, num_index, num_power = _partial_operand(p, o)
     _operand_ends(p, o, num)
     o2 = p.expect("{")
@@ -1423,10 +1431,9 @@ def _operand_ends(p: ExprParser, o: Tok, name: str) -> None:
     p.expect("}", o)
 
 
-def _inline_partial(p: ExprParser, t: Tok) -> Expr:
-    """``\\partial (x_j - \\mu) / \\partial x_i`` (a Lean blueprint's inline form): the
-    parenthesised entry differentiated by an entry of a variable, an :class:`ExprPartial`
-    (the whole ``\\partial (..) / \\partial x_i``, so the ``/`` is the derivative's)."""
+def _bracket_entry(p: ExprParser, t: Tok) -> tuple[Expr, str]:
+    """The parenthesised numerator of ``\\partial (x_j - \\mu)``: an entry with one free
+    index letter, and that letter."""
     o = p.next()
     num = p.group(o)
     out: list[str] = []
@@ -1435,6 +1442,41 @@ def _inline_partial(p: ExprParser, t: Tok) -> Expr:
         raise p.err("\\partial (..): the parenthesised numerator must be an entry with one "
                     f"free index letter (it has {', '.join(dict.fromkeys(out)) or 'none'})",
                     t, "write \\partial (x_j - \\mu) / \\partial x_i")
+    return num, out[0]
+
+
+def _fraction_of_bracket(p: ExprParser, t: Tok, o: Tok) -> Expr:
+    """``\\frac{\\partial (x_k - \\mu)}{\\partial x_j}`` (Shreyansh Singh's post): exactly
+    the inline ``\\partial (x_k - \\mu) / \\partial x_j``, an :class:`ExprPartial`.  The
+    bracket must be the whole numerator: a script or a factor after it (``\\partial
+    (x_k-\\mu)^2``, ``\\partial (x_k-\\mu) \\gamma``) would leave open whether the
+    derivative is of the bracket or of the whole product, so it is refused."""
+    d = p.next()  # \partial
+    num, letter = _bracket_entry(p, d)
+    nxt = p.peek()
+    if nxt is not None and nxt.text != "}":
+        raise p.err(f"{nxt.text!r} after the bracket in \\frac{{\\partial (..) ...}}: the "
+                    "derivative of the bracket, or of the bracket with what follows it? Two "
+                    "readings", nxt, "write \\frac{\\partial (...)}{\\partial x_j} with the "
+                    "whole quantity inside the brackets")
+    p.expect("}", o)
+    o2 = p.expect("{")
+    var, var_index, var_power = _partial_operand(p, o2)
+    _operand_ends(p, o2, var)
+    if var_index is None or var_power is not None:
+        raise p.err(f"\\frac{{\\partial (..)}}{{\\partial {var}}}: a bracketed numerator is "
+                    "read only differentiated by an entry of a declared vector (\\partial "
+                    f"x_j), not by {var}", o2, "name the quantity in a symnorm block (let z = "
+                    "...) and differentiate the name, or write \\frac{\\partial (x_k - \\mu)}"
+                    "{\\partial x_j}")
+    return ExprPartial(num, letter, var, var_index, p.pos(t))  # type: ignore[return-value]
+
+
+def _inline_partial(p: ExprParser, t: Tok) -> Expr:
+    """``\\partial (x_j - \\mu) / \\partial x_i`` (a Lean blueprint's inline form): the
+    parenthesised entry differentiated by an entry of a variable, an :class:`ExprPartial`
+    (the whole ``\\partial (..) / \\partial x_i``, so the ``/`` is the derivative's)."""
+    num, letter = _bracket_entry(p, t)
     p.expect("/", t)
     d = p.peek()
     if d is None or d.text != "\\partial":
@@ -1446,7 +1488,7 @@ def _inline_partial(p: ExprParser, t: Tok) -> Expr:
     if var_index is None or var_power is not None:
         raise p.err(f"\\partial (..) / \\partial {var}: the inline form differentiates by an "
                     "entry of a variable (\\partial x_i)", d)
-    return ExprPartial(num, out[0], var, var_index, p.pos(t))  # type: ignore[return-value]
+    return ExprPartial(num, letter, var, var_index, p.pos(t))  # type: ignore[return-value]
 
 
 def _free_letters(e: object, out: list[str]) -> None:

@@ -68,6 +68,16 @@ def stating(source: str) -> tuple[str, str] | None:
     return None
 
 
+def _bracketed(out: list[_Tok], k: int) -> tuple[int, int]:
+    """The span (first, last index) of the gloss at ``k``: the gloss itself, or the
+    parentheses around it when it is their whole content (Arat's ``\\qquad (\\text{mini-batch
+    mean})``).  Prose cannot be a factor, so such parentheses hold nothing but the gloss;
+    whether the span stands at the edge of a row is judged as for a bare gloss."""
+    if 0 < k < len(out) - 1 and out[k - 1].text == "(" and out[k + 1].text == ")":
+        return k - 1, k + 1
+    return k, k
+
+
 def _labels_a_brace(out: list[_Tok], k: int) -> bool:
     """Whether the gloss at ``k`` is the whole label of ``\\underbrace{A}_{..}``,
     ``\\overbrace{A}^{..}`` or the first argument of ``\\underset{..}{A}``."""
@@ -99,12 +109,13 @@ def strip_glosses(toks: list[_Tok], text: str, fail: Callable[..., SourceError])
         if _labels_a_brace(out, k):
             k += 1  # a label: \underbrace{A}_{\text{..}}, judged by the parser
             continue
-        first = k == 0 or out[k - 1].text == "\\\\"
-        after = [j for j in range(k + 1, len(out)) if out[j].text not in (".", ",")]
+        lo, hi = _bracketed(out, k)
+        first = lo == 0 or out[lo - 1].text == "\\\\"
+        after = [j for j in range(hi + 1, len(out)) if out[j].text not in (".", ",")]
         last = not after or out[after[0]].text == "\\\\"
-        nxt = out[k + 1] if k + 1 < len(out) else None
+        nxt = out[hi + 1] if hi + 1 < len(out) else None
         apart_after = nxt is not None and (nxt.gap != "" or nxt.text in _SEPARATORS)
-        apart_before = t.gap != "" or k > 0 and out[k - 1].text in _SEPARATORS
+        apart_before = out[lo].gap != "" or lo > 0 and out[lo - 1].text in _SEPARATORS
         if first and last:
             raise fail(f"prose {source!r} alone in a row: no relation to gloss", t.start,
                        "move the words out of the equation")
@@ -117,8 +128,9 @@ def strip_glosses(toks: list[_Tok], text: str, fail: Callable[..., SourceError])
         if said is not None:
             raise fail(said[0], t.start, said[1])
         _affine_gloss(out, k, text, source, t.start, fail)
+        k = lo
         if first:
-            del out[k]
+            del out[lo:hi + 1]
             while k < len(out) and out[k].text in _SEPARATORS:
                 del out[k]
             if k < len(out):

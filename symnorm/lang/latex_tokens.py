@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_gloss import GLOSS, strip_glosses
+from symnorm.lang.latex_range import refuse_index_ranges
 from symnorm.lang.latex_mathtype import unwrap_editor_latex
 
 __all__ = [
@@ -308,6 +309,7 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
     if envs:
         raise fail(f"\\begin{{{envs[-1][0]}}} is never closed", envs[-1][1],
                    f"end it with \\end{{{envs[-1][0]}}}")
+    refuse_index_ranges(toks, text, fail)  # y_i = ... \;,\; i=1,....,C (latex_range.py)
     toks = _accent_subscripts(unwrap_editor_latex(
         _unbox(strip_glosses(toks, text, fail), fail), fail))
     if not toks:
