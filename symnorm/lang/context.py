@@ -142,6 +142,9 @@ class Scope:
     #: claim-language meaning): alias -> (the LaTeX name, the line of the let); LaTeX
     #: equations read the alias as that name
     latex_aliases: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: the affine parameters a LaTeX equation declared as its vocabulary's (``gamma`` of use
+    #: batchnorm, declared where an equation first uses it): still the vocabulary's after
+    vocab_declared: set[str] = field(default_factory=set)
     #: a vocabulary's function that the document's own value of the same name shadows
     #: (``let N = d`` under use layernorm, Triton's count): name -> (the name the
     #: vocabulary's function keeps, the line of the document's let)
@@ -560,6 +563,14 @@ class Scope:
                 # that is also the LaTeX convention, so an alias the equations read as that
                 # node of the graph (\partial\mu_\phi) and claims expand as mu itself
                 return body.id
+        let = self.lets.get(body.id)
+        if let is not None and let.vocab and not let.stmt.params \
+                and not let.vocab.startswith("the where-clause of equation ") \
+                and any(body.id in LATEX_MEANINGS.get(v, {}) for v in self.latex_vocabs()):
+            # an earlier equation gave sigma its vocabulary meaning: the alias is still of
+            # that name (red team 21: let sigma_phi = sigma after such an equation was a
+            # plain definition, so \partial\sigma^2_\phi was no node of the graph)
+            return body.id
         if self.is_defined(body.id):
             return None
         for v in self.latex_vocabs():

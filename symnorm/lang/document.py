@@ -25,7 +25,7 @@ from ..safeio import MAX_DOCUMENT_BYTES, read_capped
 from ..safetext import LABEL_CHARS, MAX_LABEL, is_label
 from .context import Scope
 from .parser import parse_statement
-from .syntax import Claim, Let, Name, Pos
+from .syntax import Claim, Declare, Let, Name, Pos
 
 __all__ = ["MAX_DOCUMENT_BYTES", "Block", "Definition", "Document", "markdown_parser",
            "parse_text", "read_document", "source_lines"]
@@ -251,7 +251,8 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
                               doc.path, line, 1,
                               f"labels match {LABEL_CHARS}, at most {MAX_LABEL} characters")
         env = replace(latex_env(doc.scope), read_before=frozenset(
-            d.name for d in doc.definitions if d.vocabulary))
+            d.name for d in doc.definitions if d.vocabulary),
+            vocab_declared=frozenset(doc.scope.vocab_declared))
         stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,
@@ -267,6 +268,8 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
         # GroupNorm's per-entry statistics: sigma's two readings, one statement per channel
         stmts = sigma_forms(stmts, env.entries, doc.scope.is_defined, doc.path)
         for st in stmts:
+            if isinstance(st, Declare) and st.kind == "scalar":  # the vocabulary's gamma, beta
+                doc.scope.vocab_declared.update(n for n in st.names if n in env.affine)
             check_statement(st, doc.scope, env.entries, doc.path)
             st = per_channel(st, doc.scope, env.entries, doc.path)
             st = per_channel_reading(st, doc.scope, env.entries)

@@ -201,6 +201,8 @@ class LatexEnv:
     #: the names an earlier equation of the document read with a vocabulary's meaning (a row
     #: of its own that gives one of them the source's meaning would make the order decide)
     read_before: frozenset[str] = frozenset()
+    #: the affine parameters an earlier LaTeX equation declared as the vocabulary's
+    vocab_declared: frozenset[str] = frozenset()
     #: the vocabulary's names of the dimension defined as ``d`` (batchnorm's ``m``)
     vocab_counts: frozenset[str] = frozenset()
     #: per-entry statistics and index sets (latex_groups.EntryReading), or None
@@ -1746,8 +1748,16 @@ class _Equation:
 
         left, right = read_data_rows(r.left, r.right, is_row=self.data_row, shape=shape,
                                      vocabs=self.env.vocabs, file=self.file,
-                                     shared=lambda n: (self.env.alias(n) or n) in ("gamma", "beta"))
+                                     shared=lambda n: (self.env.alias(n) or n) in ("gamma", "beta"),
+                                     per_vector=self._per_vector)
         return replace(r, left=left, right=right)
+
+    def _per_vector(self, name: str) -> bool:
+        """Whether a scalar written at a data matrix's fixed index can be one of each vector:
+        its value depends on the input (mu, sigma^2) or it is an affine parameter."""
+        if (self.env.alias(name) or name) in ("gamma", "beta") or name in self.env.affine:
+            return True
+        return self._reaches_expr(Name(name, Pos(1, 1)), "x")
 
     def data_row(self, name: str) -> bool:
         """Whether ``X_{ij}`` may be an entry of a data matrix whose rows or columns are the

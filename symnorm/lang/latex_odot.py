@@ -59,10 +59,13 @@ def _channel_gain(reader: Any, e: Expr) -> bool:
     """Whether ``e`` is the batchnorm vocabulary's gamma (or a document's alias of it)."""
     if not isinstance(e, Name) or not reader.env.channels:
         return False
+    # the vocabulary's gamma: undeclared, or declared as the vocabulary's by an earlier
+    # equation (red team 21: the rule held only in the first equation that used gamma)
+    vocab = bool(reader._vocab("gamma")) or "gamma" in reader.env.vocab_declared
     if e.id == "gamma":
-        return bool(reader._vocab("gamma"))
+        return vocab
     return reader.kind(e.id) == "let" and e.id not in reader.lets \
-        and reader.env.alias(e.id) == "gamma" and bool(reader._vocab("gamma"))
+        and reader.env.alias(e.id) == "gamma" and vocab
 
 
 def read_odot(reader: Any, u: Expr, v: Expr, pos: Pos, params: set[str]) -> Expr:

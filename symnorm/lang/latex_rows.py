@@ -140,7 +140,8 @@ def _subscripted(e: object, first: MatrixEntry, shape: Callable[[str], str | Non
 
 def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool],
                    shape: Callable[[str], str | None], vocabs: tuple[str, ...],
-                   file: str, shared: Callable[[str], bool] = lambda n: False
+                   file: str, shared: Callable[[str], bool] = lambda n: False,
+                   per_vector: Callable[[str], bool] = lambda n: True
                    ) -> tuple[object, object]:
     """The relation ``left ~ right`` over data-matrix entries, read for one vector (see the
     module docstring); unchanged when it has no such entry."""
@@ -291,7 +292,8 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
                        "vocabulary that normalizes that axis" + (
                            "; a per-element gain or bias needs `use ...(affine=elementwise)`"
                            if affine else ""))
-        return _read(left, right, nodes, letters, vector, shape, first, file, summed=summed)
+        return _read(left, right, nodes, letters, vector, shape, first, file, summed=summed,
+                     per_vector=per_vector)
     if summed:
         n = next(n for n, _ in nodes if id(n) in summed)
         raise _err(f"{n} beside the data-matrix entry {first}: an entry summed over another "
@@ -300,7 +302,7 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
     # nothing fixes the vector index: each letter as V, read only if the relations agree
     # (each reading's entries written at one letter, so that the same relation compares equal)
     readings = [_read(left, right, nodes, letters, vector, shape, first, file, letters[axis],
-                      resolve=False) for vector in (letters[axis], letters[1 - axis])]
+                      resolve=False, per_vector=per_vector) for vector in (letters[axis], letters[1 - axis])]
     if readings[0] != readings[1]:
         a, b = letters[axis], letters[1 - axis]
         raise _err(f"the letters {''.join(letters)} of {first}: nothing says which one runs "
@@ -309,7 +311,8 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
                    f"along {b} it is {readings[1][0]} ~ {readings[1][1]}: two readings",
                    first.pos, file, "sum over the vector's letter or write the statistics "
                    "at the other (\\mu_l)")
-    return _read(left, right, nodes, letters, letters[axis], shape, first, file)
+    return _read(left, right, nodes, letters, letters[axis], shape, first, file,
+                 per_vector=per_vector)
 
 
 def _jacobian_vars(e: object, out: set[tuple[str, Pos]]) -> None:
@@ -361,7 +364,8 @@ def _order(vector: str, letters: tuple[str, str], axis: int) -> str:
 def _read(left: object, right: object, nodes: list[tuple[object, frozenset[str]]],
           letters: tuple[str, str], vector: str, shape: Callable[[str], str | None],
           first: MatrixEntry, file: str, as_letter: str | None = None,
-          resolve: bool = True, summed: dict[int, str] | None = None) -> tuple[object, object]:
+          resolve: bool = True, summed: dict[int, str] | None = None,
+          per_vector: Callable[[str], bool] = lambda n: True) -> tuple[object, object]:
     """The relation for one vector, with ``vector`` the vector index (its entries written at
     ``as_letter``, by default ``vector``); without ``resolve`` a partial is left a plain
     entry (the two readings are compared without reading it twice)."""
@@ -412,6 +416,11 @@ def _read(left: object, right: object, nodes: list[tuple[object, frozenset[str]]
                 raise _err(f"{n}: {n.id} at the fixed index {fixed} must be a scalar of "
                            "the vector that index names, but it is not", n.pos, file,
                            f"write {n.id}_{vector} for its entries")
+            if not per_vector(n.id):  # \epsilon_j, d_i, m_j: one value for every vector
+                raise _err(f"{n}: {n.id} is one scalar for every vector, not a scalar of the "
+                           f"vector the index {fixed} names (a statistic, or the gain and "
+                           "bias of use batchnorm), so the index means nothing here", n.pos,
+                           file, f"write {n.id} without the index")
             return Name(n.id, n.pos)
         return None
 
