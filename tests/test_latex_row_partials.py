@@ -15,7 +15,6 @@ import pytest
 import torch
 from construct_checks import assert_proved, assert_refused, assert_variant_refuted
 
-torch.set_default_dtype(torch.float64)
 _RNG = np.random.default_rng(1402)
 N, F = 5, 3
 _XM = _RNG.normal(size=(N, F)) * 1.5 + 0.5

@@ -145,6 +145,9 @@ class Scope:
     #: the affine parameters a LaTeX equation declared as its vocabulary's (``gamma`` of use
     #: batchnorm, declared where an equation first uses it): still the vocabulary's after
     vocab_declared: set[str] = field(default_factory=set)
+    #: while the statements of a LaTeX equation are added (document.py): its definitions
+    #: (``z = y``) are of the meaning the name has there, never aliases that follow a name
+    in_latex: bool = False
     #: a vocabulary's function that the document's own value of the same name shadows
     #: (``let N = d`` under use layernorm, Triton's count): name -> (the name the
     #: vocabulary's function keeps, the line of the document's let)
@@ -552,10 +555,25 @@ class Scope:
         """The LaTeX name ``let B = beta`` makes ``B`` an alias of, when ``beta`` has no
         claim-language meaning here but the block's vocabulary gives it one in LaTeX
         (``beta``, ``gamma`` of ``use layernorm``, its output ``y``, ``mu``); else None."""
-        from .vocab import LATEX_AFFINE, LATEX_CLAIM_NAMES, LATEX_MEANINGS, LATEX_OUTPUT
         body = st.body
         if st.params or self._using is not None or not isinstance(body, Name):
             return None
+        if self.in_latex:  # an equation's z = y is z := this block's y (red team 16's u3)
+            return None if self.is_defined(body.id) else self._latex_only_name(body.id)
+        return self._alias_target(body.id)
+
+    def _latex_only_name(self, name: str) -> str | None:
+        from .vocab import LATEX_AFFINE, LATEX_MEANINGS, LATEX_OUTPUT
+        for v in self.latex_vocabs():
+            if name in LATEX_MEANINGS.get(v, {}) or name in LATEX_AFFINE.get(v, ()) \
+                    or name == LATEX_OUTPUT.get(v):
+                return name
+        return None
+
+    def _alias_target(self, name: str) -> str | None:
+        """What a symnorm block's ``let A = NAME`` makes A an alias of (see _latex_only)."""
+        from .vocab import LATEX_CLAIM_NAMES, LATEX_MEANINGS
+        body = Name(name, Pos(1, 1))
         for v in self.latex_vocabs():
             if body.id in LATEX_CLAIM_NAMES.get(v, {}) and body.id in self.lets \
                     and self.lets[body.id].origin:
@@ -573,11 +591,7 @@ class Scope:
             return body.id
         if self.is_defined(body.id):
             return None
-        for v in self.latex_vocabs():
-            if body.id in LATEX_MEANINGS.get(v, {}) or body.id in LATEX_AFFINE.get(v, ()) \
-                    or body.id == LATEX_OUTPUT.get(v):
-                return body.id
-        return None
+        return self._latex_only_name(body.id)
 
     def _meaning(self, st: Let) -> Expr:
         """A definition's body with every name in it expanded as the scope stands now."""

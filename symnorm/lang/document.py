@@ -273,7 +273,11 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
             check_statement(st, doc.scope, env.entries, doc.path)
             st = per_channel(st, doc.scope, env.entries, doc.path)
             st = per_channel_reading(st, doc.scope, env.entries)
-            doc.scope.add(st)
+            doc.scope.in_latex = True
+            try:
+                doc.scope.add(st)
+            finally:
+                doc.scope.in_latex = False
             if isinstance(st, Let):
                 meaning = env.meanings.get(st.name)
                 vocabulary = not st.params and meaning is not None and st.body == meaning
