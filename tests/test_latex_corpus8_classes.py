@@ -12,24 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from test_latex_gloss import claims, error, run  # the same document and row helpers
+
 from symnorm.check.run import check_text
-
-
-def run(preamble: str, latex: str) -> list[tuple[str, str, str]]:
-    """(label, status, message) of each row; the latex line is line ``len(preamble) + 5``."""
-    text = f"```symnorm\n{preamble}\n```\n\n```latex eq\n{latex}\n```\n"
-    res = check_text(text, "g.md", sandbox=False)
-    return [(v.label, v.status, v.message) for v in res.verdicts]
-
-
-def claims(got: list[tuple[str, str, str]]) -> list[str]:
-    return [s for _, s, _ in got if s != "defined"]
-
-
-def error(got: list[tuple[str, str, str]]) -> str:
-    errs = [m for _, s, m in got if s == "error"]
-    assert errs, got
-    return errs[0]
 
 
 BN = "use batchnorm"

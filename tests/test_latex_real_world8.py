@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from construct_checks import assert_corpus_verdict, assert_variant_refuted
+from construct_checks import assert_corpus_verdict, assert_variant_refuted, corpus_param
 from real_world_corpus8 import CORPUS
 from test_latex_real_world2 import (
     _DY, _G, _X, BETA, EPS, GAMMA, _bn, _grad, _jac, _ln, _rms, _same, _t, _torch, _xhat,
@@ -95,14 +95,7 @@ DEFINED_ONLY = {"shrey.rstd": "rstd", "goodfellow.normalize": "Hprime"}
 WRONG_VERDICT: dict[str, str] = {}
 
 
-def _param(key: str):
-    if key in WRONG_VERDICT:
-        return pytest.param(key, marks=pytest.mark.xfail(strict=True,
-                                                          reason=WRONG_VERDICT[key]))
-    return key
-
-
-@pytest.mark.parametrize("key", [_param(k) for k in ENTRIES])
+@pytest.mark.parametrize("key", [corpus_param(k, WRONG_VERDICT) for k in ENTRIES])
 def test_corpus8_verdicts(key: str) -> None:
     _, _, preamble, latex, truth = ENTRIES[key]
     assert_corpus_verdict(key, preamble, latex, truth, REFUSED, defined_only=DEFINED_ONLY)

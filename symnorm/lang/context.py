@@ -573,25 +573,24 @@ class Scope:
     def _alias_target(self, name: str) -> str | None:
         """What a symnorm block's ``let A = NAME`` makes A an alias of (see _latex_only)."""
         from .vocab import LATEX_CLAIM_NAMES, LATEX_MEANINGS
-        body = Name(name, Pos(1, 1))
         for v in self.latex_vocabs():
-            if body.id in LATEX_CLAIM_NAMES.get(v, {}) and body.id in self.lets \
-                    and self.lets[body.id].origin:
+            if name in LATEX_CLAIM_NAMES.get(v, {}) and name in self.lets \
+                    and self.lets[name].origin:
                 # use batchnorm's mu (Arat's mu_phi, DJL's mu_batch): a claim-language name
                 # that is also the LaTeX convention, so an alias the equations read as that
                 # node of the graph (\partial\mu_\phi) and claims expand as mu itself
-                return body.id
-        let = self.lets.get(body.id)
+                return name
+        let = self.lets.get(name)
         if let is not None and let.vocab and not let.stmt.params \
                 and not let.vocab.startswith("the where-clause of equation ") \
-                and any(body.id in LATEX_MEANINGS.get(v, {}) for v in self.latex_vocabs()):
+                and any(name in LATEX_MEANINGS.get(v, {}) for v in self.latex_vocabs()):
             # an earlier equation gave sigma its vocabulary meaning: the alias is still of
             # that name (red team 21: let sigma_phi = sigma after such an equation was a
             # plain definition, so \partial\sigma^2_\phi was no node of the graph)
-            return body.id
-        if self.is_defined(body.id):
+            return name
+        if self.is_defined(name):
             return None
-        return self._latex_only_name(body.id)
+        return self._latex_only_name(name)
 
     def _meaning(self, st: Let) -> Expr:
         """A definition's body with every name in it expanded as the scope stands now."""

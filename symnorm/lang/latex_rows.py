@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_index import Indexed, IndexSum, MatrixEntry
@@ -87,6 +88,15 @@ _ALONG = {1: "a row", 0: "a column"}
 
 def _err(msg: str, pos: Pos, file: str, hint: str = "") -> SourceError:
     return SourceError(msg, file, pos.line, pos.col, hint)
+
+
+def _shared_at_sample(what: str, n: Any, vocab: str, first: object,
+                      file: str) -> SourceError:
+    """The error for a shared affine parameter written at the sample's letter."""
+    return _err(f"{what}: under {vocab} the scalar {n.id} is one parameter shared by every "
+                f"sample, so {n.id} at the sample's letter {n.index} of {first} names "
+                "nothing", n.pos, file, f"write {n.id} without the subscript; a per-element "
+                "parameter is a vector: `use ...(affine=elementwise)`")
 
 
 def row_axis(vocabs: tuple[str, ...]) -> tuple[int | None, str]:
@@ -220,11 +230,7 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
             at.append(n.pos)
         if isinstance(n, ScalarAt) and n.index in letters:
             if shared(n.id) and axis == 1 and n.index == letters[0]:
-                raise _err(f"\\partial .../\\partial {n}: under {vocab} the scalar {n.id} "
-                           f"is one parameter shared by every sample, so {n.id} at the "
-                           f"sample's letter {n.index} of {first} names nothing", n.pos, file,
-                           f"write {n.id} without the subscript; a per-element parameter is "
-                           "a vector: `use ...(affine=elementwise)`")
+                raise _shared_at_sample(f"\\partial .../\\partial {n}", n, vocab, first, file)
             other = letters[1] if n.index == letters[0] else letters[0]
             says.setdefault(other, []).append(
                 f"the partial by {n}, the scalar {n.id} at the fixed index {n.index}")
@@ -246,11 +252,7 @@ def read_data_rows(left: object, right: object, *, is_row: Callable[[str], bool]
                     # under layernorm one gamma serves every sample, so a gamma of sample i
                     # is no meaning of it (red team of the rule: it was read as the shared
                     # gamma, the subscript dropped); batchnorm's gamma_l is feature l's
-                    raise _err(f"{n}: under {vocab} the scalar {n.id} is one parameter "
-                               f"shared by every sample, so {n.id} at the sample's letter "
-                               f"{n.index} of {first} names nothing", n.pos, file,
-                               f"write {n.id} without the subscript; a per-element "
-                               "parameter is a vector: `use ...(affine=elementwise)`")
+                    raise _shared_at_sample(str(n), n, vocab, first, file)
                 other = letters[1] if n.index == letters[0] else letters[0]
                 says.setdefault(other, []).append(
                     f"{n}, the scalar {n.id} at the fixed index {n.index}")
