@@ -85,9 +85,10 @@ REFUSED = {
     "dlai.xhat": "'std' is written as a word",
     # z = z*gamma + betha: the output z on both sides (false: refused, not refuted)
     "dlai.z": "gamma times the vocabulary's output y, which already holds the gain",
-    # a prose label 'Formula:' before the formula, and Unicode √, ²
+    # a prose label 'Formula:' before the formula; RMS written without its argument (the
+    # Unicode x² is the power x^2 now)
     "realgio.rmsnorm": "expected a relation (=, \\neq, <, \\le, ...), got ':'",
-    "realgio.rms": "non-ASCII character '²' (U+00B2) in LaTeX",
+    "realgio.rms": "'RMS' is a function of 1 argument(s)",
 }
 #: accepted true entries whose rows are all definitions
 DEFINED_ONLY = {"shrey.rstd": "rstd", "goodfellow.normalize": "Hprime"}

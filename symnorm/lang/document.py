@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -25,7 +26,11 @@ from ..safeio import MAX_DOCUMENT_BYTES, read_capped
 from ..safetext import LABEL_CHARS, MAX_LABEL, is_label
 from .context import Scope
 from .parser import parse_statement
+from .latex_macros import is_definition
 from .syntax import Claim, Declare, Let, Name, Pos
+
+if TYPE_CHECKING:
+    from .latex_macros import Macro
 
 __all__ = ["MAX_DOCUMENT_BYTES", "Block", "Definition", "Document", "markdown_parser",
            "parse_text", "read_document", "source_lines"]
@@ -69,6 +74,8 @@ class Document:
     scope: Scope
     errors: list[SourceError] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
+    #: the macros its latex blocks defined so far (\newcommand ...: latex_macros.py)
+    macros: dict[str, Macro] = field(default_factory=dict)
 
 
 def markdown_parser() -> MarkdownIt:
@@ -116,8 +123,10 @@ def parse_text(source: str, path: str = "<text>") -> Document:
         lines = block.text.split("\n")  # Markdown's own line ends, not str.splitlines
         if block.kind == "latex":
             label = block.info.split(None, 1)[1].strip()  # "a b" is one (invalid) label
-            for n, (i, text, unclosed) in enumerate(_grouped_lines(lines), 1):
-                lab = label if n == 1 else f"{label}-{n}"
+            n = 0  # equations so far; macro definitions (latex_macros.py) take no label
+            for i, text, unclosed in _grouped_lines(lines):
+                n += not is_definition(text)
+                lab = label if n <= 1 else f"{label}-{n}"
                 if unclosed is not None and not unclosed[2].startswith("\\begin"):
                     # (an open environment is named by the reader, as on one line)
                     at, col, what = unclosed
@@ -238,6 +247,7 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
         from .latex import parse_latex_equation
         from .latex_env import WHERE_CLAUSE, latex_env
         from .latex_groups import check_statement, per_channel, per_channel_reading, sigma_forms
+        from .latex_macros import define_macros, expand
     except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
         doc.errors.append(SourceError("LaTeX support is not available", doc.path, line, col))
         return
@@ -245,19 +255,24 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
     # an equation is atomic: if any of its statements is an error, it defines nothing
     state, known = doc.scope.snapshot(), len(doc.definitions)
     try:
+        if define_macros(text.strip(), doc.macros, doc.path, line, col + lead):
+            return  # \newcommand ... lines: macros for the equations after them
         if not is_label(label):  # labels reach shells and terminals: a safe alphabet only
-            shown = label if len(label) <= MAX_LABEL else f"{label[:20]}..."
-            raise SourceError(f"invalid claim label {shown!r} ({len(label)} characters)",
+            cut = label if len(label) <= MAX_LABEL else f"{label[:20]}..."
+            raise SourceError(f"invalid claim label {cut!r} ({len(label)} characters)",
                               doc.path, line, 1,
                               f"labels match {LABEL_CHARS}, at most {MAX_LABEL} characters")
         env = replace(latex_env(doc.scope), read_before=frozenset(
             d.name for d in doc.definitions if d.vocabulary),
             vocab_declared=frozenset(doc.scope.vocab_declared))
-        stmts = parse_latex_equation(text.strip(), label, file=doc.path, line=line,
+        expanded = expand(text.strip(), doc.macros, doc.path, line, col + lead) \
+            if doc.macros else None
+        shown = text.strip() if expanded is None else expanded.text  # what was read
+        stmts = parse_latex_equation(shown, label, file=doc.path, line=line,
                                      column=col + lead, is_defined=doc.scope.is_defined,
                                      is_function=doc.scope.is_function,
                                      is_dimension=lambda n: _is_dimension(doc.scope, n),
-                                     env=env)
+                                     env=env, expanded=expanded)
         if not any(isinstance(st, (Claim, Let)) for st in stmts):
             # `a > 5` alone would silently check nothing: say so
             raise SourceError(f"equation {label} holds only assumptions; nothing to check",
@@ -281,7 +296,7 @@ def _latex(doc: Document, text: str, label: str, line: int, col: int) -> None:
             if isinstance(st, Let):
                 meaning = env.meanings.get(st.name)
                 vocabulary = not st.params and meaning is not None and st.body == meaning
-                doc.definitions.append(_definition(st, label, text.strip(),
+                doc.definitions.append(_definition(st, label, shown,
                                                    uses if vocabulary else "",
                                                    uses if st.own_meaning else ""))
                 if vocabulary:

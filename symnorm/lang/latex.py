@@ -56,6 +56,7 @@ from symnorm.lang.latex_matrix import lower_entries, needs_matrix
 from symnorm.lang.latex_rows import ScalarAt, read_data_rows
 from symnorm.lang.latex_own import own_denominator, own_note
 from symnorm.lang.latex_layout import gradient_layout
+from symnorm.lang.latex_macros import Expanded
 from symnorm.lang.latex_parser import ExprParser, RawRel
 from symnorm.lang.latex_onnx import REDUCE_MEAN, onnx_mode, reduce_mean
 from symnorm.lang.latex_tensor import TensorNames, read_tensor_notation, tensor_mode
@@ -217,7 +218,7 @@ def parse_latex_equation(
     is_defined: Callable[[str], bool] = lambda n: False,
     is_function: Callable[[str], bool] | None = None,
     is_dimension: Callable[[str], bool] | None = None,
-    env: LatexEnv | None = None,
+    env: LatexEnv | None = None, expanded: Expanded | None = None,
 ) -> list[Statement]:
     """Parse one display equation; definitions first, then claims ``LABEL.1``, ``LABEL.2``...
 
@@ -227,12 +228,14 @@ def parse_latex_equation(
     and functions defined earlier in the equation); ``is_dimension(name)`` whether a name
     the document defines stands for d (default: only ``d``), as the upper bound of a sum.
     An equation with the same index on both sides of a partial is read both ways
-    (:func:`symnorm.lang.latex_same_index.read_both`).
+    (:func:`symnorm.lang.latex_same_index.read_both`).  ``expanded``: ``text`` is an
+    equation with the document's macros expanded (:mod:`symnorm.lang.latex_macros`), and
+    positions are those of the equation as written.
     """
     from symnorm.lang.latex_same_index import read_both
     return read_both(_parse_equation, text, label, file=file, line=line, column=column,
                      is_defined=is_defined, is_function=is_function,
-                     is_dimension=is_dimension, env=env)
+                     is_dimension=is_dimension, env=env, expanded=expanded)
 
 
 def _parse_equation(
@@ -240,10 +243,11 @@ def _parse_equation(
     is_defined: Callable[[str], bool], is_function: Callable[[str], bool] | None,
     is_dimension: Callable[[str], bool] | None, env: LatexEnv | None,
     same_index: str | None = None, keep: list[Any] | None = None, shared: Any = None,
+    expanded: Expanded | None = None,
 ) -> list[Statement]:
     """:func:`parse_latex_equation` in one reading of a same-index partial (None: refused);
     ``keep`` receives the reader, ``shared`` the fresh variables of another reading."""
-    toks = tokenize(text, file, line, column)
+    toks = tokenize(text, file, line, column, expanded)
     is_fn = is_function if is_function is not None else (lambda n: n in DEFAULT_FUNCTIONS)
     reader = _Equation(text, file, is_defined, env or LatexEnv())
     reader.same_index = same_index

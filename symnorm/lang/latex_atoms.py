@@ -271,7 +271,9 @@ def _atom(p: ExprParser, t: Tok) -> tuple[str, object]:
                     f"of its own (x^{s}, x^{{{s}}})", t, f"write (...)^{s} after what it "
                     "transposes")
     if t.is_cmd:
-        raise p.err(f"unsupported LaTeX command {s}", t, _KNOWN_HINT)
+        raise p.err(f"unsupported LaTeX command {s}", t, _KNOWN_HINT + "; a macro of the "
+                    f"source's own: define it on a line of its own before the equation "
+                    f"(\\newcommand{{{s}}}{{...}}, \\DeclareMathOperator{{{s}}}{{...}})")
     raise p.err(f"unexpected {s!r}", t)
 
 

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from symnorm.errors import SourceError
 from symnorm.lang.latex_gloss import GLOSS, strip_glosses
 from symnorm.lang.latex_range import refuse_index_ranges
 from symnorm.lang.latex_mathtype import unwrap_editor_latex
+
+if TYPE_CHECKING:
+    from symnorm.lang.latex_macros import Expanded
 
 __all__ = [
     "ACCENTS",
@@ -41,6 +45,7 @@ __all__ = [
     "SPACING",
     "Tok",
     "UNICODE_MACROS",
+    "UNICODE_POWERS",
     "tokenize",
 ]
 
@@ -72,6 +77,8 @@ UNICODE_MACROS = {
     "\u00d7": "\\times", "\u2212": "-", "\u2248": "\\approx", "\u2264": "\\le",
     "\u2265": "\\ge", "\u2202": "\\partial", "\u2207": "\\nabla", "\u2299": "\\odot",
 }
+#: Superscript digits of plain-text formulas (``sqrt(mean(x²))``): the powers ``^2``, ``^3``.
+UNICODE_POWERS = {"\u00b2": "2", "\u00b3": "3"}
 #: The square root sign, read by :func:`symnorm.lang.latex_atoms.parse_factor`.
 ROOT_SIGN = "\u221a"
 
@@ -95,6 +102,9 @@ FORBIDDEN = ("\\input", "\\include", "\\write", "\\immediate", "\\openout", "\\o
              "\\renewcommand", "\\providecommand", "\\DeclareMathOperator", "\\catcode",
              "\\csname", "\\endcsname", "\\expandafter", "\\usepackage", "\\special",
              "\\shipout", "\\loop", "\\repeat", "\\begin", "\\end", "\\makeatletter")
+#: The definitions :mod:`symnorm.lang.latex_macros` reads on lines of their own.
+_MACRO_DEFINERS = ("\\newcommand", "\\renewcommand", "\\providecommand",
+                   "\\DeclareMathOperator", "\\def")
 #: Display environments whose only content is layout (``&`` columns, ``\\`` rows): their
 #: ``\begin{..}``/``\end{..}`` carry no meaning; any other environment is refused.
 ENVIRONMENTS = frozenset({"align", "align*", "aligned", "eqnarray", "eqnarray*", "equation",
@@ -185,21 +195,34 @@ class Tok:
 
 
 class _Locator:
-    """Maps offsets in the equation to (line, column) of the file."""
+    """Maps offsets in the equation to (line, column) of the file; in an equation whose
+    macros were expanded (:mod:`symnorm.lang.latex_macros`), through ``origin`` to the
+    offsets of the equation as written (``source``)."""
 
-    def __init__(self, text: str, line: int, column: int) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    def __init__(self, text: str, line: int, column: int,
+                 origin: Sequence[int] | None = None, source: str | None = None) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text if source is None
+                                                             else source)]
         self.line, self.column = line, column
+        self.origin = origin
 
     def __call__(self, offset: int) -> tuple[int, int]:
+        if self.origin is not None and self.origin:
+            offset = self.origin[min(offset, len(self.origin) - 1)]
         lo = bisect.bisect_right(self.starts, offset) - 1
         col = offset - self.starts[lo] + 1
         return self.line + lo, col + (self.column - 1 if lo == 0 else 0)
 
 
-def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
-    """Split ``text`` into tokens, or raise :class:`SourceError` at the first bad one."""
-    where = _Locator(text, line, column)
+def tokenize(text: str, file: str, line: int, column: int,
+             expanded: Expanded | None = None) -> list[Tok]:
+    """Split ``text`` into tokens, or raise :class:`SourceError` at the first bad one;
+    ``expanded``, when ``text`` is an equation with its macros expanded, places each token
+    in the equation as written."""
+    if expanded is not None and expanded.text != text:  # pragma: no cover - a caller's slip
+        raise ValueError("tokenize: expanded.text is not the text to tokenize")
+    where = _Locator(text, line, column, *((expanded.origin, expanded.source)
+                                           if expanded is not None else ()))
 
     def fail(msg: str, offset: int, hint: str = "") -> SourceError:
         ln, col = where(offset)
@@ -257,12 +280,18 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
             raise fail("an evaluation bar \\left. ... \\right| (a value at a point) is not "
                        "modelled", size_at, "substitute the point yourself, or state the "
                        "claim with `given` in a symnorm line")
+        if s in UNICODE_POWERS:  # x², σ³: the power, two tokens
+            ln, col = where(off)
+            toks += [Tok("^", off, m.end(), ln, col, gap),
+                     Tok(UNICODE_POWERS[s], off, m.end(), ln, col)]
+            gap = ""
+            continue
         if not s.isascii():
             if s not in UNICODE_MACROS:
                 raise fail(f"non-ASCII character {s!r} (U+{ord(s[0]):04X}) in LaTeX", off,
                            "write the LaTeX macro instead (\\epsilon, \\le, ...); of the "
                            "Unicode letters and symbols only " + "".join(UNICODE_MACROS)
-                           + " are read")
+                           + " and the powers " + "".join(UNICODE_POWERS) + " are read")
             s = UNICODE_MACROS[s]
         if s == "%":  # only after a row break written against it (\\\\%): say what it is
             raise fail("'%' directly after \\\\ (a comment?)", off,
@@ -271,9 +300,14 @@ def tokenize(text: str, file: str, line: int, column: int) -> list[Tok]:
             raise fail("percent sign \\% inside an equation", off, "write the number as a "
                        "fraction (5\\% is \\frac{5}{100})")
         if s in FORBIDDEN or s.rstrip("*") in FORBIDDEN:
+            if s in _MACRO_DEFINERS:
+                raise fail(f"LaTeX command {s} inside an equation", off,
+                           "a macro definition (\\newcommand, \\renewcommand, "
+                           "\\providecommand, \\DeclareMathOperator, \\def) stands on "
+                           "lines of its own, before the equations that use it")
             raise fail(f"LaTeX command {s} is not accepted", off,
-                       "symnorm reads a fixed math subset; macro definitions, environments "
-                       "and file access are never expanded")
+                       "symnorm reads a fixed math subset; file access, \\let and lexer "
+                       "changes are never expanded")
         if s == "\\" or s == "\\\n":
             raise fail("stray backslash", off)
         if s in _SIZES:
